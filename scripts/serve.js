@@ -1,0 +1,40 @@
+// Serves the static build (build/) on localhost with the SPA fallback and the app's headers.
+// `npm start` builds first, then runs this. PORT and HOST may be set in the environment.
+import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import sirv from 'sirv';
+import { securityHeaders } from './security-headers.js';
+
+const root = fileURLToPath(new URL('../build', import.meta.url));
+if (!existsSync(root)) {
+  console.error('No build/ folder. Run `npm run build` first (or `npm start`, which builds).');
+  process.exit(1);
+}
+const port = Number(process.env.PORT ?? 4173);
+const host = process.env.HOST ?? '127.0.0.1';
+const headers = securityHeaders();
+
+const assets = sirv(root, {
+  single: 'index.html',
+  etag: true,
+  setHeaders(res, pathname) {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    // The service worker and the shell must never be served stale from the HTTP cache.
+    if (pathname === '/service-worker.js' || pathname.endsWith('.html') || pathname === '/') {
+      res.setHeader('Cache-Control', 'no-cache');
+    } else if (pathname.startsWith('/_app/immutable/')) {
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    }
+  },
+});
+
+const server = createServer((req, res) =>
+  assets(req, res, () => {
+    res.statusCode = 404;
+    res.end('Not found');
+  }),
+);
+server.listen(port, host, () => {
+  console.log(`Engram Vault is being served at http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/`);
+});

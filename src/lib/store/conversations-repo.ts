@@ -1,0 +1,68 @@
+import type { ConversationRecord, MessageRecord } from '../core/records';
+import type { VaultDb } from './schema';
+import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+
+/** Rows per transaction for bulk writes: large enough to amortize a commit, small enough to bound memory. */
+export const WRITE_BATCH = 1_000;
+
+/** Conversations and their messages. Views only ever see rows whose import has completed. */
+export class ConversationsRepo {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly tx: TxOptions = {},
+  ) {}
+
+  get(id: string): Promise<ConversationRecord | undefined> {
+    return withStoreTimeout(this.db.conversations.get(id), { ...this.tx, label: 'reading a conversation' });
+  }
+
+  /** Visible conversations, newest first. */
+  async listVisible(limit = 200, offset = 0): Promise<ConversationRecord[]> {
+    const rows = await withStoreTimeout(
+      this.db.conversations
+        .orderBy('updatedAt')
+        .reverse()
+        .filter((c) => c.state === 'visible')
+        .offset(offset)
+        .limit(limit)
+        .toArray(),
+      { ...this.tx, label: 'listing conversations' },
+    );
+    return rows;
+  }
+
+  countVisible(): Promise<number> {
+    return withStoreTimeout(this.db.conversations.where('state').equals('visible').count(), {
+      ...this.tx,
+      label: 'counting conversations',
+    });
+  }
+
+  countMessages(): Promise<number> {
+    return withStoreTimeout(this.db.messages.where('state').equals('visible').count(), { ...this.tx, label: 'counting messages' });
+  }
+
+  /** The messages of a conversation in thread order (visible path and other branches). */
+  messages(conversationId: string): Promise<MessageRecord[]> {
+    return withStoreTimeout(
+      this.db.messages.where('[conversationId+ordinal]').between([conversationId, -Infinity], [conversationId, Infinity]).toArray(),
+      { ...this.tx, label: 'reading messages' },
+    );
+  }
+
+  /** Writes messages in bounded batches, one transaction each; `onBatch` reports rows written. */
+  async putMessages(rows: readonly MessageRecord[], onBatch?: (written: number) => void): Promise<void> {
+    for (let start = 0; start < rows.length; start += WRITE_BATCH) {
+      const batch = rows.slice(start, start + WRITE_BATCH);
+      await runTx(this.db, 'rw', this.db.messages, () => this.db.messages.bulkPut(batch), { ...this.tx, label: 'saving messages' });
+      onBatch?.(start + batch.length);
+    }
+  }
+
+  putConversations(rows: readonly ConversationRecord[]): Promise<void> {
+    return runTx(this.db, 'rw', this.db.conversations, async () => void (await this.db.conversations.bulkPut(rows.slice())), {
+      ...this.tx,
+      label: 'saving conversations',
+    });
+  }
+}

@@ -1,0 +1,96 @@
+import { fail } from '../core/errors';
+import { newId } from '../core/ids';
+import type { HistoryActor, HistoryRecord, NoteRecord } from '../core/records';
+import type { VaultDb } from './schema';
+import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+
+export interface ChangeReason {
+  actor: HistoryActor;
+  action: string;
+  why: string;
+  at: number;
+}
+
+/**
+ * Notes and their history. Every mutation writes the before/after pair to `history` in the same
+ * transaction, so any change can be undone exactly.
+ */
+export class NotesRepo {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly tx: TxOptions = {},
+  ) {}
+
+  get(id: string): Promise<NoteRecord | undefined> {
+    return withStoreTimeout(this.db.notes.get(id), { ...this.tx, label: 'reading a note' });
+  }
+
+  /** Creates or replaces a note, recording the change. */
+  save(note: NoteRecord, reason: ChangeReason): Promise<HistoryRecord> {
+    return runTx(
+      this.db,
+      'rw',
+      [this.db.notes, this.db.history],
+      async () => {
+        const before = (await this.db.notes.get(note.id)) ?? null;
+        await this.db.notes.put(note);
+        const entry: HistoryRecord = {
+          id: newId('hist'),
+          table: 'notes',
+          recordId: note.id,
+          at: reason.at,
+          actor: reason.actor,
+          action: reason.action,
+          before,
+          after: note,
+          why: reason.why,
+        };
+        await this.db.history.add(entry);
+        return entry;
+      },
+      { ...this.tx, label: 'saving a note' },
+    );
+  }
+
+  /** History of one note, oldest first. */
+  history(noteId: string): Promise<HistoryRecord[]> {
+    return withStoreTimeout(this.db.history.where('[recordId+at]').between([noteId, -Infinity], [noteId, Infinity]).toArray(), {
+      ...this.tx,
+      label: 'reading a note history',
+    });
+  }
+
+  /**
+   * Restores the note to its state before `historyId` (deleting it when that change created it),
+   * and records the undo itself so it can be undone in turn.
+   */
+  undo(historyId: string, at: number): Promise<HistoryRecord> {
+    return runTx(
+      this.db,
+      'rw',
+      [this.db.notes, this.db.history],
+      async () => {
+        const entry = await this.db.history.get(historyId);
+        if (!entry || entry.table !== 'notes') fail('store/not-found', 'That change is no longer in the history, so it cannot be undone.');
+        const current = (await this.db.notes.get(entry.recordId)) ?? null;
+        const before = entry.before as NoteRecord | null;
+        if (before) await this.db.notes.put(before);
+        else await this.db.notes.delete(entry.recordId);
+        const undoEntry: HistoryRecord = {
+          id: newId('hist'),
+          table: 'notes',
+          recordId: entry.recordId,
+          at,
+          actor: 'user',
+          action: 'undo',
+          before: current,
+          after: before,
+          why: `Undid "${entry.action}" from ${new Date(entry.at).toISOString()}`,
+        };
+        await this.db.history.add(undoEntry);
+        return undoEntry;
+      },
+      { ...this.tx, label: 'undoing a change' },
+    );
+  }
+}

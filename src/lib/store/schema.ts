@@ -1,0 +1,85 @@
+import Dexie, { type Table, type Transaction } from 'dexie';
+import type {
+  ChunkRecord,
+  ConversationRecord,
+  HistoryRecord,
+  ImportRecord,
+  JobRecord,
+  MessageRecord,
+  NoteRecord,
+  SettingRecord,
+  TombstoneRecord,
+  VectorRecord,
+} from '../core/records';
+
+/**
+ * Schema versions, append-only. A shipped entry is never edited: a change is a new entry with a
+ * higher version (and an upgrade function when rows must be rewritten). The migration test opens a
+ * database created at every earlier version with the current code.
+ */
+export interface SchemaVersion {
+  version: number;
+  stores: Record<string, string | null>;
+  upgrade?: (tx: Transaction) => Promise<void> | void;
+}
+
+export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
+  {
+    version: 1,
+    stores: {
+      conversations: 'id, [source+externalId], contentHash, importId, state, updatedAt, createdAt',
+      messages: 'id, conversationId, [conversationId+ordinal], contentHash, importId, state, createdAt',
+      notes: 'id, status, tier, category, contentHash, conversationId, createdAt, updatedAt, keptAt, supersededBy, *sourceMessageIds',
+      chunks: 'id, parentId, parentType, conversationId, tier, contentHash, *messageIds',
+      vectors: '[recordId+modelId], recordId, modelId, [modelId+label], contentHash',
+      jobs: 'id, type, status, [status+runAfter], [status+leaseUntil], dedupeKey',
+      history: 'id, recordId, [recordId+at], at',
+      imports: 'id, startedAt, status',
+      settings: 'key',
+      tombstones: '[table+id], hlc',
+    },
+  },
+];
+
+export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
+
+export const DEFAULT_DB_NAME = 'engram-vault';
+
+export interface DbOptions {
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+}
+
+export class VaultDb extends Dexie {
+  conversations!: Table<ConversationRecord, string>;
+  messages!: Table<MessageRecord, string>;
+  notes!: Table<NoteRecord, string>;
+  chunks!: Table<ChunkRecord, string>;
+  vectors!: Table<VectorRecord, [string, string]>;
+  jobs!: Table<JobRecord, string>;
+  history!: Table<HistoryRecord, string>;
+  imports!: Table<ImportRecord, string>;
+  settings!: Table<SettingRecord, string>;
+  tombstones!: Table<TombstoneRecord, [string, string]>;
+
+  constructor(name: string = DEFAULT_DB_NAME, options: DbOptions = {}, upTo: number = CURRENT_SCHEMA_VERSION) {
+    super(name, options);
+    for (const entry of SCHEMA_VERSIONS) {
+      if (entry.version > upTo) break;
+      const version = this.version(entry.version).stores(entry.stores);
+      if (entry.upgrade) version.upgrade(entry.upgrade);
+    }
+  }
+}
+
+/** Every table of the current schema (a later version may drop one by setting it to null). */
+export const TABLE_NAMES: readonly string[] = (() => {
+  const names = new Set<string>();
+  for (const entry of SCHEMA_VERSIONS) {
+    for (const [name, spec] of Object.entries(entry.stores)) {
+      if (spec === null) names.delete(name);
+      else names.add(name);
+    }
+  }
+  return [...names];
+})();

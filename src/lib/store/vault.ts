@@ -1,0 +1,31 @@
+import { ConversationsRepo } from './conversations-repo';
+import { ImportsRepo } from './imports-repo';
+import { JobsRepo } from './jobs-repo';
+import { NotesRepo } from './notes-repo';
+import { DEFAULT_DB_NAME, VaultDb, type DbOptions } from './schema';
+import { SettingsRepo } from './settings-repo';
+import type { TxOptions } from './transaction';
+
+/** The store as the rest of the app sees it: one database and a repository per table group. */
+export interface Vault {
+  db: VaultDb;
+  conversations: ConversationsRepo;
+  notes: NotesRepo;
+  jobs: JobsRepo;
+  imports: ImportsRepo;
+  settings: SettingsRepo;
+}
+
+export async function openVault(name: string = DEFAULT_DB_NAME, options: DbOptions & { tx?: TxOptions } = {}): Promise<Vault> {
+  const db = new VaultDb(name, options);
+  await db.open();
+  const tx = options.tx ?? {};
+  return {
+    db,
+    conversations: new ConversationsRepo(db, tx),
+    notes: new NotesRepo(db, tx),
+    jobs: new JobsRepo(db, tx),
+    imports: new ImportsRepo(db, tx),
+    settings: new SettingsRepo(db, tx),
+  };
+}

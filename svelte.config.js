@@ -1,0 +1,25 @@
+import adapter from '@sveltejs/adapter-static';
+import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+
+/** @type {import('@sveltejs/kit').Config} */
+const config = {
+  preprocess: vitePreprocess(),
+  compilerOptions: { runes: true },
+  kit: {
+    // SPA: every route is rendered in the browser; unknown paths fall back to the shell.
+    adapter: adapter({ pages: 'build', assets: 'build', fallback: 'index.html', strict: true }),
+    // Absolute asset paths: an offline deep link served from the cached shell must still find _app/.
+    paths: { relative: false },
+    // Registered by hand (src/lib/client/sw-update.svelte.ts) so an update waits for the person.
+    serviceWorker: { register: false },
+    typescript: {
+      config: (tsconfig) => {
+        tsconfig.include.push('../workers/**/*.ts', '../tests/**/*.ts', '../e2e/**/*.ts', '../scripts/**/*.ts');
+        tsconfig.include.push('../vitest.config.ts', '../playwright.config.ts');
+        return tsconfig;
+      },
+    },
+  },
+};
+
+export default config;
