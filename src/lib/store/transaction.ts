@@ -52,7 +52,7 @@ export function runTx<T>(
   options: TxOptions = {},
 ): Promise<T> {
   let abort: (() => void) | undefined;
-  const work = db.transaction(mode, tables, () => {
+  const work = db.transaction(mode, Array.isArray(tables) ? tables : [tables], () => {
     const tx = Dexie.currentTransaction;
     abort = () => {
       try {

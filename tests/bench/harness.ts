@@ -1,0 +1,65 @@
+/**
+ * The benchmark harness contract. A benchmark module (`tests/bench/*.bench.ts`) exports `bench`;
+ * `npm run bench -- --out FILE` runs every module and writes one JSON file of named figures
+ * (median of the runs, with min and max) plus the machine it ran on. Benchmarks are not tests:
+ * nothing here asserts a timing.
+ */
+
+/** One named figure: a dotted path (e.g. `store.bulkput_100k.node.rows_per_s`) and its samples. */
+export interface FigureSamples {
+  name: string;
+  unit: string;
+  values: number[];
+  /** Free-form context: sizes, settings, library versions. */
+  meta?: Record<string, unknown>;
+}
+
+export interface BrowserBench {
+  /**
+   * Runs the function registered under `name` in a headless Chromium page (see
+   * tests/bench/browser/main.ts: modules named `*.browser.ts` register functions) and returns
+   * its JSON result.
+   */
+  run<T = unknown>(name: string, args?: unknown): Promise<T>;
+}
+
+export interface BenchContext {
+  /** How many times to repeat a measurement (the figure is the median). */
+  runs: number;
+  /** ../shared/data relative to the project root; a module that needs data it lacks says so and skips. */
+  dataDir: string;
+  log(message: string): void;
+  /** A page in the system Chromium, started on first use. */
+  browser(): Promise<BrowserBench>;
+  /** Figure-name prefixes chosen with `--only`; a module may skip work whose figures are not wanted. */
+  wants(figurePrefix: string): boolean;
+}
+
+export interface BenchModule {
+  name: string;
+  run(ctx: BenchContext): Promise<FigureSamples[]>;
+}
+
+export interface FigureSummary {
+  unit: string;
+  median: number;
+  min: number;
+  max: number;
+  runs: number;
+  meta?: Record<string, unknown>;
+}
+
+export function summarize(values: readonly number[]): { median: number; min: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+}
+
+/** Percentile (0-100) of samples, nearest-rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
