@@ -36,6 +36,11 @@ export default ts.config(
     },
   },
   {
+    // Kit keeps the service worker out of the app's tsconfig (it needs the webworker lib).
+    files: ['src/service-worker.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.sw.json' } },
+  },
+  {
     files: ['src/lib/core/**'],
     rules: {
       'no-restricted-imports': forbid(

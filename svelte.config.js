@@ -14,7 +14,7 @@ const config = {
     serviceWorker: { register: false },
     typescript: {
       config: (tsconfig) => {
-        tsconfig.include.push('../workers/**/*.ts', '../tests/**/*.ts', '../e2e/**/*.ts', '../scripts/**/*.ts');
+        tsconfig.include.push('../workers/**/*.ts', '../e2e/**/*.ts', '../scripts/**/*.ts');
         tsconfig.include.push('../vitest.config.ts', '../playwright.config.ts');
         return tsconfig;
       },

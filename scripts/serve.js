@@ -17,7 +17,9 @@ const headers = securityHeaders();
 
 const assets = sirv(root, {
   single: 'index.html',
-  etag: true,
+  // No ETags: the shell and the service worker must always be re-read (Cache-Control: no-cache),
+  // and immutable assets never need revalidation.
+  etag: false,
   setHeaders(res, pathname) {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     // The service worker and the shell must never be served stale from the HTTP cache.

@@ -107,3 +107,16 @@ export class VaultFailure extends Error implements VaultError {
 export function fail(code: ErrorCode, message: string, detail?: unknown): never {
   throw new VaultFailure(vaultError(code, message, detail));
 }
+
+/** A structured-clone- and JSON-safe copy of an error (a VaultFailure is an Error; this is not). */
+export function plainError(thrown: unknown): VaultError {
+  const error = toVaultError(thrown);
+  if (error.detail === undefined) return { code: error.code, message: error.message };
+  let detail: unknown;
+  try {
+    detail = JSON.parse(JSON.stringify(error.detail)) as unknown;
+  } catch {
+    detail = String(error.detail);
+  }
+  return { code: error.code, message: error.message, detail };
+}

@@ -1,0 +1,5 @@
+import type { Command } from '../command';
+import { versionCommand } from './version';
+
+/** Every CLI command, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [versionCommand];

@@ -1,0 +1,69 @@
+/**
+ * `npm run engram -- <command> [options]`: the vault's command-line tool. It composes the same
+ * core and store as the app (Dexie over fake-indexeddb in Node). Human-readable output by default,
+ * JSON with `--json`. Exit codes: 0 success, 1 the command failed, 2 usage error.
+ */
+import './node-env';
+import { plainError } from '../lib/core/errors';
+import { UsageError, type CliIo } from './command';
+import { COMMANDS } from './commands/registry';
+
+function helpText(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'Engram Vault command-line tool',
+    '',
+    'Usage: npm run engram -- <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  --json   print JSON instead of text',
+    '  --help   show this help, or a command\'s usage with "<command> --help"',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json');
+  const [name, ...rest] = argv.filter((a) => a !== '--json');
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(
+      json
+        ? JSON.stringify({ commands: COMMANDS.map(({ name: n, summary, usage }) => ({ name: n, summary, usage })) }, null, 2)
+        : helpText(),
+    );
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(`Unknown command "${name}".\n\n${helpText()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`Usage: npm run engram -- ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  try {
+    const result = await command.run(json ? [...rest, '--json'] : rest, io);
+    io.out(json ? JSON.stringify(result.json, null, 2) : result.text);
+    return result.exitCode ?? 0;
+  } catch (thrown) {
+    const error = plainError(thrown);
+    if (json) io.out(JSON.stringify({ error }, null, 2));
+    else io.err(`${error.message}${thrown instanceof UsageError ? `\nUsage: npm run engram -- ${command.usage}` : ''}`);
+    return thrown instanceof UsageError ? 2 : 1;
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isEntry) {
+  const io: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
+  main(process.argv.slice(2), io).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,54 @@
+import { mainVault } from './vault';
+
+/**
+ * Storage persistence and quota. The browser may evict a non-persisted origin's data under
+ * pressure; persistence is asked for after the first import (when there is something to lose).
+ */
+class StorageStatus {
+  supported = $state(false);
+  persisted = $state<boolean | null>(null);
+  usage = $state<number | null>(null);
+  quota = $state<number | null>(null);
+  lastRequest = $state<'granted' | 'denied' | null>(null);
+
+  async refresh(): Promise<void> {
+    const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
+    this.supported = Boolean(storage?.estimate);
+    if (!storage) return;
+    const [estimate, persisted] = await Promise.all([storage.estimate?.(), storage.persisted?.()]);
+    this.usage = estimate?.usage ?? null;
+    this.quota = estimate?.quota ?? null;
+    this.persisted = persisted ?? null;
+  }
+
+  /** Asks the browser to keep the vault's data; remembers that it asked. */
+  async requestPersistence(): Promise<boolean> {
+    const granted = (await navigator.storage?.persist?.()) ?? false;
+    this.lastRequest = granted ? 'granted' : 'denied';
+    const vault = await mainVault();
+    await vault.settings.set('storage.persistRequested', true);
+    await this.refresh();
+    return granted;
+  }
+
+  /** Called when an import finishes: the first time there is data, ask for persistence once. */
+  async afterImport(): Promise<void> {
+    const vault = await mainVault();
+    if (await vault.settings.get('storage.persistRequested')) return;
+    await this.requestPersistence();
+  }
+}
+
+export const storageStatus = new StorageStatus();
+
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null) return 'unknown';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value >= 10 || unit === 0 ? 0 : 1)} ${units[unit]}`;
+}

@@ -1,0 +1,86 @@
+/// <reference types="@sveltejs/kit" />
+/// <reference no-default-lib="true"/>
+/// <reference lib="esnext" />
+/// <reference lib="webworker" />
+import { build, files, version } from '$service-worker';
+
+/*
+ * Offline shell. Precaches the app (build output and static files) under a versioned cache name and
+ * serves it cache-first, navigations included (deep links get the SPA shell). Only this app's old
+ * caches are deleted on activation: transformers.js keeps models in `transformers-cache` and WebLLM
+ * in its own caches, and those must survive every update. A new version waits for the person to
+ * choose "reload" (SKIP_WAITING message) instead of taking over silently.
+ */
+const sw = self as unknown as ServiceWorkerGlobalScope;
+const CACHE_PREFIX = 'engram-shell-';
+const CACHE = `${CACHE_PREFIX}${version}`;
+const SHELL = '/index.html';
+/** Files larger than this are cached on first use instead of at install (e.g. the 27 MB ORT wasm). */
+const PRECACHE_MAX_BYTES = 8 * 1024 * 1024;
+const LAZY_EXTENSIONS = /\.(wasm|onnx)$/;
+const TEST_MODELS = '/test-models/';
+
+const precache = [...build.filter((path) => !LAZY_EXTENSIONS.test(path)), ...files.filter((path) => !path.startsWith(TEST_MODELS)), SHELL];
+const known = new Set([...build, ...files, SHELL]);
+
+sw.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      for (const path of precache) {
+        const response = await fetch(path, { cache: 'reload' });
+        if (!response.ok) throw new Error(`Precache failed for ${path}: ${response.status}`);
+        const size = Number(response.headers.get('content-length') ?? 0);
+        if (size <= PRECACHE_MAX_BYTES) await cache.put(path, response);
+      }
+    })(),
+  );
+});
+
+sw.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith(CACHE_PREFIX) && key !== CACHE) await caches.delete(key);
+      }
+      await sw.clients.claim();
+    })(),
+  );
+});
+
+sw.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void sw.skipWaiting();
+});
+
+async function fromCacheOrNetwork(request: Request, cacheKey: string): Promise<Response> {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(cacheKey);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.type === 'basic') await cache.put(cacheKey, response.clone());
+  return response;
+}
+
+async function navigation(request: Request): Promise<Response> {
+  try {
+    // Online: the network gives the freshest shell (and lets an update be detected).
+    const response = await fetch(request);
+    if (response.ok) return response;
+    throw new Error(`status ${response.status}`);
+  } catch {
+    const cache = await caches.open(CACHE);
+    return (await cache.match(SHELL)) ?? new Response('Engram Vault is offline and its shell is not cached yet.', { status: 503 });
+  }
+}
+
+sw.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== sw.location.origin) return; // model hosts etc. are cached by their libraries
+  if (request.mode === 'navigate') {
+    event.respondWith(navigation(request));
+    return;
+  }
+  if (known.has(url.pathname)) event.respondWith(fromCacheOrNetwork(request, url.pathname));
+});

@@ -1,0 +1,94 @@
+/// <reference lib="webworker" />
+import type { QueueSnapshot } from '../src/lib/core/api/jobs';
+import type { PipelineApi } from '../src/lib/core/api/pipeline';
+import { newId } from '../src/lib/core/ids';
+import { JobRunner } from '../src/lib/store/job-runner';
+import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
+import { openVault } from '../src/lib/store/vault';
+import { exposeApi } from './expose';
+import { pipelineHandlers } from './jobs/registry';
+
+/*
+ * The pipeline worker: runs the persistent job queue. Several tabs may each run one; leasing in
+ * IndexedDB keeps them from doing the same job twice. Each worker holds a Web Lock named after its
+ * id for as long as it lives, so another tab's reaper can tell a closed tab's lease from a busy one
+ * at once instead of waiting for the lease to expire.
+ */
+const LOCK_PREFIX = 'engram-worker:';
+const workerId = newId('worker');
+const listeners = new Set<(snapshot: QueueSnapshot) => void>();
+
+const locks: LockManager | undefined = (self.navigator as Navigator | undefined)?.locks;
+const lockHeld = new Promise<void>((held) => {
+  if (!locks) return held();
+  void locks.request(`${LOCK_PREFIX}${workerId}`, () => {
+    held();
+    return new Promise<void>(() => undefined); // released when the worker dies
+  });
+});
+
+async function holderAlive(holder: string): Promise<boolean> {
+  if (!locks) return true;
+  const state = await locks.query();
+  return (state.held ?? []).some((lock) => lock.name === `${LOCK_PREFIX}${holder}`);
+}
+
+const started = (async () => {
+  await lockHeld;
+  const vault = await openVault();
+  const runner = new JobRunner({
+    jobs: vault.jobs,
+    workerId,
+    handlers: pipelineHandlers(vault),
+    holderAlive,
+    onChange: (snapshot) => {
+      for (const listener of listeners) listener(snapshot);
+    },
+  });
+  if (await vault.settings.get('jobs.paused')) runner.pause();
+  runner.start();
+  return { vault, runner };
+})();
+
+const api: PipelineApi = {
+  async ready() {
+    const { runner } = await started;
+    return { workerId, schemaVersion: CURRENT_SCHEMA_VERSION, handles: runner.types };
+  },
+  async ping() {
+    return 'pong';
+  },
+  async enqueue(spec) {
+    const { vault, runner } = await started;
+    const job = await vault.jobs.enqueue(spec, Date.now());
+    runner.kick();
+    return job.id;
+  },
+  async snapshot() {
+    const { runner } = await started;
+    return runner.snapshot();
+  },
+  async subscribe(listener) {
+    listeners.add(listener);
+    const { runner } = await started;
+    listener(await runner.snapshot());
+  },
+  async pause() {
+    const { vault, runner } = await started;
+    await vault.settings.set('jobs.paused', true);
+    runner.pause();
+  },
+  async resume() {
+    const { vault, runner } = await started;
+    await vault.settings.set('jobs.paused', false);
+    runner.resume();
+  },
+  async retry(jobId) {
+    const { vault, runner } = await started;
+    const retried = await vault.jobs.retry(jobId, Date.now());
+    runner.kick();
+    return retried;
+  },
+};
+
+exposeApi(api);
