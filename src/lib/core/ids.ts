@@ -3,3 +3,16 @@ export function newId(prefix = ''): string {
   const id = crypto.randomUUID();
   return prefix ? `${prefix}_${id}` : id;
 }
+
+/**
+ * A record id derived from what identifies the record (source and external ids), so the same
+ * conversation or message gets the same id on every device and every re-import: that is what
+ * makes re-import idempotent and lets vault files merge by id. 128 bits of SHA-256.
+ */
+export async function derivedRecordId(prefix: string, ...parts: readonly string[]): Promise<string> {
+  const bytes = new TextEncoder().encode(parts.join('\u001f'));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  let hex = '';
+  for (let i = 0; i < 16; i++) hex += digest[i]!.toString(16).padStart(2, '0');
+  return `${prefix}_${hex}`;
+}

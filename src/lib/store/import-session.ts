@@ -1,0 +1,320 @@
+import { derivedRecordId } from '../core/ids';
+import type { ConversationRecord, MessageRecord, Role, Source } from '../core/records';
+import { sha256Hex } from '../core/text/normalize';
+import type { VaultDb } from './schema';
+import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+
+/** A message ready to store: text already passed write-time safety, hash computed from it. */
+export interface IncomingMessage {
+  externalId: string;
+  role: Role;
+  text: string;
+  contentHash: string;
+  createdAt: number | null;
+  parentExternalId: string | null;
+  onVisiblePath: boolean;
+  hidden: boolean;
+  flags: string[];
+}
+
+export interface IncomingConversation {
+  source: Source;
+  externalId: string;
+  title: string;
+  createdAt: number | null;
+  updatedAt: number | null;
+  messages: IncomingMessage[];
+}
+
+/** What one conversation contributed. Message buckets are disjoint: hidden wins over branch. */
+export interface ConversationOutcome {
+  conversationId: string;
+  conversation: 'stored' | 'existing';
+  /** Visible-thread messages: found = stored + existing. */
+  messages: { found: number; stored: number; existing: number };
+  otherBranches: number;
+  hidden: number;
+}
+
+interface PendingUpdate {
+  id: string;
+  addedVisible: number;
+  updatedAt: number | null;
+  title: string;
+}
+
+/** Where an already-stored message sits now (a conversation continued from an edit moves it). */
+interface PlacementUpdate {
+  id: string;
+  ordinal: number;
+  onVisiblePath: boolean;
+  parentExternalId: string | null;
+}
+
+type KnownMessages = Map<string, Pick<MessageRecord, 'ordinal' | 'branch'>>;
+
+function bucketOf(m: IncomingMessage): 'hidden' | 'other' | 'visible' {
+  return m.hidden ? 'hidden' : m.onVisiblePath ? 'visible' : 'other';
+}
+
+/**
+ * Writes one file's conversations as *staged* rows (invisible to every view) in bounded batches,
+ * then makes them visible in one transaction (`publish`) or removes them (`rollback`). Existing
+ * conversations are never touched before `publish`, so a failed or cancelled file leaves the
+ * vault exactly as it was. Record ids derive from source + external ids, so re-importing adds
+ * nothing and a conversation that grew adds only its new messages; an identical conversation under
+ * another external id (same visible-thread content hash) is recognised as existing.
+ */
+export class ImportSession {
+  private readonly updates = new Map<string, PendingUpdate>();
+  private readonly placements = new Map<string, PlacementUpdate>();
+  private stagedConversations = 0;
+  private stagedMessages = 0;
+
+  constructor(
+    private readonly db: VaultDb,
+    /** Marks this file's rows (e.g. `imp_<id>/2`); rollback removes exactly these. */
+    readonly stageKey: string,
+    private readonly stamp: () => string,
+    private readonly tx: TxOptions = {},
+  ) {}
+
+  get staged(): { conversations: number; messages: number } {
+    return { conversations: this.stagedConversations, messages: this.stagedMessages };
+  }
+
+  /** Stores a batch of conversations (one lookup transaction, one write transaction). */
+  async add(batch: readonly IncomingConversation[]): Promise<ConversationOutcome[]> {
+    const ids = await Promise.all(batch.map((c) => derivedRecordId('conv', c.source, c.externalId)));
+    const threadHashes = await Promise.all(
+      batch.map((c) =>
+        sha256Hex(
+          c.messages
+            .filter((m) => bucketOf(m) === 'visible')
+            .map((m) => m.contentHash)
+            .join('\n'),
+        ),
+      ),
+    );
+    const { byId, byHash } = await this.lookup(ids, threadHashes);
+    const outcomes: ConversationOutcome[] = [];
+    const conversationRows: ConversationRecord[] = [];
+    const messageRows: MessageRecord[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const incoming = batch[i]!;
+      const id = ids[i]!;
+      const hasThread = incoming.messages.some((m) => bucketOf(m) === 'visible');
+      const sameContent = hasThread ? byHash.get(threadHashes[i]!) : undefined;
+      const existing = byId.get(id);
+      if (!existing && sameContent && sameContent !== id) {
+        outcomes.push(this.duplicateOutcome(sameContent, incoming));
+        continue;
+      }
+      const known: KnownMessages = existing ? await this.existingMessages(id) : new Map();
+      const outcome = await this.stageConversation(id, threadHashes[i]!, incoming, existing ?? null, known, conversationRows, messageRows);
+      outcomes.push(outcome);
+    }
+    await this.write(conversationRows, messageRows);
+    return outcomes;
+  }
+
+  private async lookup(ids: string[], hashes: string[]) {
+    return withStoreTimeout(
+      (async () => {
+        const rows = await this.db.conversations.bulkGet(ids);
+        const byId = new Map<string, ConversationRecord>();
+        for (const row of rows) if (row) byId.set(row.id, row);
+        const byHash = new Map<string, string>();
+        const sameHash = await this.db.conversations.where('contentHash').anyOf(hashes).toArray();
+        for (const row of sameHash) if (row.state === 'visible' || row.importId === this.stageKey) byHash.set(row.contentHash, row.id);
+        return { byId, byHash };
+      })(),
+      { ...this.tx, label: 'looking up existing conversations' },
+    );
+  }
+
+  private async existingMessages(conversationId: string): Promise<KnownMessages> {
+    const rows = await withStoreTimeout(this.db.messages.where('conversationId').equals(conversationId).toArray(), {
+      ...this.tx,
+      label: 'reading existing messages',
+    });
+    return new Map(rows.map((r) => [r.id, { ordinal: r.ordinal, branch: r.branch }]));
+  }
+
+  private duplicateOutcome(conversationId: string, incoming: IncomingConversation): ConversationOutcome {
+    const visible = incoming.messages.filter((m) => bucketOf(m) === 'visible').length;
+    return {
+      conversationId,
+      conversation: 'existing',
+      messages: { found: visible, stored: 0, existing: visible },
+      otherBranches: incoming.messages.filter((m) => bucketOf(m) === 'other').length,
+      hidden: incoming.messages.filter((m) => bucketOf(m) === 'hidden').length,
+    };
+  }
+
+  private async stageConversation(
+    id: string,
+    threadHash: string,
+    incoming: IncomingConversation,
+    existing: ConversationRecord | null,
+    known: KnownMessages,
+    conversationRows: ConversationRecord[],
+    messageRows: MessageRecord[],
+  ): Promise<ConversationOutcome> {
+    const outcome: ConversationOutcome = {
+      conversationId: id,
+      conversation: existing ? 'existing' : 'stored',
+      messages: { found: 0, stored: 0, existing: 0 },
+      otherBranches: 0,
+      hidden: 0,
+    };
+    const messageIds = await Promise.all(incoming.messages.map((m) => derivedRecordId('msg', id, m.externalId)));
+    let addedVisible = 0;
+    let staged = false;
+    for (let i = 0; i < incoming.messages.length; i++) {
+      const m = incoming.messages[i]!;
+      const bucket = bucketOf(m);
+      if (bucket === 'hidden') outcome.hidden++;
+      else if (bucket === 'other') outcome.otherBranches++;
+      else outcome.messages.found++;
+      const messageId = messageIds[i]!;
+      const stored = known.get(messageId);
+      if (stored) {
+        if (bucket === 'visible') outcome.messages.existing++;
+        if (stored.ordinal !== i || stored.branch.onVisiblePath !== m.onVisiblePath) {
+          this.placements.set(messageId, {
+            id: messageId,
+            ordinal: i,
+            onVisiblePath: m.onVisiblePath,
+            parentExternalId: m.parentExternalId,
+          });
+        }
+        continue;
+      }
+      const branch = { onVisiblePath: m.onVisiblePath, parentExternalId: m.parentExternalId };
+      known.set(messageId, { ordinal: i, branch });
+      staged = true;
+      if (bucket === 'visible') {
+        outcome.messages.stored++;
+        addedVisible++;
+      }
+      messageRows.push({
+        id: messageId,
+        conversationId: id,
+        externalId: m.externalId,
+        role: m.role,
+        text: m.text,
+        createdAt: m.createdAt,
+        // Position in the parser's order: the visible thread first (root to leaf), then branches.
+        // A conversation that grew keeps its thread positions, so new turns sort after old ones.
+        ordinal: i,
+        branch,
+        hidden: m.hidden,
+        contentHash: m.contentHash,
+        flags: m.flags,
+        importId: this.stageKey,
+        state: 'staged',
+        hlc: this.stamp(),
+      });
+    }
+    if (!existing) {
+      conversationRows.push({
+        id,
+        source: incoming.source,
+        externalId: incoming.externalId,
+        title: incoming.title,
+        createdAt: incoming.createdAt,
+        updatedAt: incoming.updatedAt ?? incoming.createdAt,
+        contentHash: threadHash,
+        importId: this.stageKey,
+        state: 'staged',
+        messageCount: addedVisible,
+        hlc: this.stamp(),
+      });
+    } else if (staged) {
+      const prior = this.updates.get(id);
+      this.updates.set(id, {
+        id,
+        addedVisible: (prior?.addedVisible ?? 0) + addedVisible,
+        updatedAt: incoming.updatedAt,
+        title: incoming.title || existing.title,
+      });
+    }
+    return outcome;
+  }
+
+  private async write(conversations: ConversationRecord[], messages: MessageRecord[]): Promise<void> {
+    if (conversations.length === 0 && messages.length === 0) return;
+    await runTx(
+      this.db,
+      'rw',
+      [this.db.conversations, this.db.messages],
+      async () => {
+        if (conversations.length) await this.db.conversations.bulkAdd(conversations);
+        if (messages.length) await this.db.messages.bulkAdd(messages);
+      },
+      { ...this.tx, label: 'saving imported conversations' },
+    );
+    this.stagedConversations += conversations.length;
+    this.stagedMessages += messages.length;
+  }
+
+  /** Makes every staged row of this file visible, and applies updates to grown conversations. */
+  async publish(): Promise<void> {
+    await runTx(
+      this.db,
+      'rw',
+      [this.db.conversations, this.db.messages],
+      async () => {
+        await this.db.conversations.where('importId').equals(this.stageKey).modify({ state: 'visible' });
+        await this.db.messages.where('importId').equals(this.stageKey).modify({ state: 'visible' });
+        for (const placement of this.placements.values()) {
+          await this.db.messages.update(placement.id, {
+            ordinal: placement.ordinal,
+            branch: { onVisiblePath: placement.onVisiblePath, parentExternalId: placement.parentExternalId },
+            hlc: this.stamp(),
+          });
+        }
+        for (const update of this.updates.values()) {
+          const row = await this.db.conversations.get(update.id);
+          if (!row) continue;
+          await this.db.conversations.put({
+            ...row,
+            title: update.title,
+            messageCount: row.messageCount + update.addedVisible,
+            updatedAt: Math.max(row.updatedAt ?? 0, update.updatedAt ?? 0) || row.updatedAt,
+            hlc: this.stamp(),
+          });
+        }
+      },
+      { ...this.tx, label: 'publishing an import' },
+    );
+  }
+
+  /** Removes every staged row of this file: the vault is as it was before the file. */
+  rollback(): Promise<void> {
+    return rollbackStaged(this.db, this.stageKey, this.tx);
+  }
+}
+
+/** Deletes staged rows whose stage key starts with `prefix` (an interrupted import's leftovers). */
+export function rollbackStaged(db: VaultDb, prefix: string, tx: TxOptions = {}): Promise<void> {
+  return runTx(
+    db,
+    'rw',
+    [db.conversations, db.messages],
+    async () => {
+      await db.messages
+        .where('importId')
+        .startsWith(prefix)
+        .filter((m) => m.state === 'staged')
+        .delete();
+      await db.conversations
+        .where('importId')
+        .startsWith(prefix)
+        .filter((c) => c.state === 'staged')
+        .delete();
+    },
+    { ...tx, label: 'removing an unfinished import' },
+  );
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { contentHash } from '../../../src/lib/core/text/normalize';
+import { ImportSession, rollbackStaged, type IncomingConversation, type IncomingMessage } from '../../../src/lib/store/import-session';
+import type { VaultDb } from '../../../src/lib/store/schema';
+import { freshDb } from '../../factories/db';
+
+let tick = 0;
+const stamp = () => `stamp-${++tick}`;
+
+async function msg(externalId: string, text: string, over: Partial<IncomingMessage> = {}): Promise<IncomingMessage> {
+  return {
+    externalId,
+    role: 'user',
+    text,
+    contentHash: await contentHash(text),
+    createdAt: null,
+    parentExternalId: null,
+    onVisiblePath: true,
+    hidden: false,
+    flags: [],
+    ...over,
+  };
+}
+
+async function conversation(externalId: string, texts: string[], extra: IncomingMessage[] = []): Promise<IncomingConversation> {
+  const messages = await Promise.all(texts.map((t, i) => msg(`${externalId}-m${i}`, t, { role: i % 2 ? 'assistant' : 'user' })));
+  return { source: 'chatgpt', externalId, title: `Title ${externalId}`, createdAt: 1, updatedAt: 2, messages: [...messages, ...extra] };
+}
+
+async function snapshot(db: VaultDb) {
+  return { conversations: await db.conversations.toArray(), messages: await db.messages.toArray() };
+}
+
+const visibleCounts = async (db: VaultDb) => ({
+  conversations: await db.conversations.where('state').equals('visible').count(),
+  messages: await db.messages.where('state').equals('visible').count(),
+});
+
+describe('ImportSession', () => {
+  it('stages rows invisibly, then publishes them in one step', async () => {
+    const db = freshDb();
+    const session = new ImportSession(db, 'imp_a/0', stamp);
+    const [outcome] = await session.add([await conversation('c1', ['hello', 'hi there', 'how are you'])]);
+    expect(outcome).toMatchObject({ conversation: 'stored', messages: { found: 3, stored: 3, existing: 0 }, otherBranches: 0, hidden: 0 });
+    expect(await visibleCounts(db)).toEqual({ conversations: 0, messages: 0 });
+    expect(await db.messages.count()).toBe(3);
+    await session.publish();
+    expect(await visibleCounts(db)).toEqual({ conversations: 1, messages: 3 });
+    expect((await db.conversations.toArray())[0]).toMatchObject({ messageCount: 3, title: 'Title c1', state: 'visible' });
+    db.close();
+  });
+
+  it('re-importing the same conversation adds nothing', async () => {
+    const db = freshDb();
+    const first = new ImportSession(db, 'imp_a/0', stamp);
+    await first.add([await conversation('c1', ['a', 'b'])]);
+    await first.publish();
+    const before = await snapshot(db);
+
+    const again = new ImportSession(db, 'imp_b/0', stamp);
+    const [outcome] = await again.add([await conversation('c1', ['a', 'b'])]);
+    await again.publish();
+    expect(outcome).toMatchObject({ conversation: 'existing', messages: { found: 2, stored: 0, existing: 2 } });
+    expect(again.staged).toEqual({ conversations: 0, messages: 0 });
+    expect(await snapshot(db)).toEqual(before);
+    db.close();
+  });
+
+  it('a conversation that grew adds only its new messages, after the old ones', async () => {
+    const db = freshDb();
+    const first = new ImportSession(db, 'imp_a/0', stamp);
+    await first.add([await conversation('c1', ['a', 'b'])]);
+    await first.publish();
+
+    const grown = new ImportSession(db, 'imp_b/0', stamp);
+    const [outcome] = await grown.add([await conversation('c1', ['a', 'b', 'c', 'd'])]);
+    expect(outcome).toMatchObject({ conversation: 'existing', messages: { found: 4, stored: 2, existing: 2 } });
+    // The existing conversation is untouched until publish.
+    expect((await db.conversations.toArray())[0]!.messageCount).toBe(2);
+    await grown.publish();
+    const stored = await db.messages.orderBy('[conversationId+ordinal]').toArray();
+    expect(stored.map((m) => m.text)).toEqual(['a', 'b', 'c', 'd']);
+    expect((await db.conversations.toArray())[0]!.messageCount).toBe(4);
+    db.close();
+  });
+
+  it('an identical conversation under another external id is recognised as existing', async () => {
+    const db = freshDb();
+    const first = new ImportSession(db, 'imp_a/0', stamp);
+    await first.add([await conversation('c1', ['same words', 'same answer'])]);
+    await first.publish();
+    const copy = new ImportSession(db, 'imp_b/0', stamp);
+    const [outcome] = await copy.add([await conversation('other-id', ['same words', 'same answer'])]);
+    expect(outcome).toMatchObject({ conversation: 'existing', messages: { found: 2, stored: 0, existing: 2 } });
+    expect(await db.conversations.count()).toBe(1);
+    db.close();
+  });
+
+  it('counts hidden and other-branch messages apart from the visible thread, and stores them', async () => {
+    const db = freshDb();
+    const session = new ImportSession(db, 'imp_a/0', stamp);
+    const extra = [
+      await msg('sys', 'system prompt', { role: 'system', hidden: true }),
+      await msg('alt', 'an edit', { onVisiblePath: false }),
+      await msg('hid-alt', 'x', { hidden: true, onVisiblePath: false }),
+    ];
+    const [outcome] = await session.add([await conversation('c1', ['q', 'a'], extra)]);
+    expect(outcome).toMatchObject({ messages: { found: 2, stored: 2, existing: 0 }, otherBranches: 1, hidden: 2 });
+    expect(await db.messages.count()).toBe(5);
+    db.close();
+  });
+
+  it('rollback leaves the vault exactly as it was, existing conversations included', async () => {
+    const db = freshDb();
+    const first = new ImportSession(db, 'imp_a/0', stamp);
+    await first.add([await conversation('c1', ['a', 'b'])]);
+    await first.publish();
+    const before = await snapshot(db);
+
+    const failing = new ImportSession(db, 'imp_b/0', stamp);
+    await failing.add([await conversation('c1', ['a', 'b', 'c']), await conversation('c2', ['x', 'y'])]);
+    expect(await db.messages.count()).toBe(5);
+    await failing.rollback();
+    expect(await snapshot(db)).toEqual(before);
+    db.close();
+  });
+
+  it('rollbackStaged removes the leftovers of an interrupted import by prefix', async () => {
+    const db = freshDb();
+    const done = new ImportSession(db, 'imp_ok/0', stamp);
+    await done.add([await conversation('keep', ['k'])]);
+    await done.publish();
+    const interrupted = new ImportSession(db, 'imp_crashed/0', stamp);
+    await interrupted.add([await conversation('lost', ['l', 'm'])]);
+    await rollbackStaged(db, 'imp_crashed/');
+    expect((await db.conversations.toArray()).map((c) => c.externalId)).toEqual(['keep']);
+    expect(await db.messages.count()).toBe(1);
+    db.close();
+  });
+
+  it('a conversation continued from an edit moves its stored messages to the new branch layout', async () => {
+    const db = freshDb();
+    const first = new ImportSession(db, 'imp_a/0', stamp);
+    const original = await conversation('c1', ['q', 'old answer']);
+    await first.add([original]);
+    await first.publish();
+
+    // The person regenerated the answer: the old one is now on another branch.
+    const q = original.messages[0]!;
+    const old = { ...original.messages[1]!, onVisiblePath: false };
+    const regenerated = await msg('c1-m9', 'new answer', { role: 'assistant' });
+    const next = new ImportSession(db, 'imp_b/0', stamp);
+    const [outcome] = await next.add([{ ...original, messages: [q, regenerated, old] }]);
+    await next.publish();
+    expect(outcome).toMatchObject({ messages: { found: 2, stored: 1, existing: 1 }, otherBranches: 1 });
+    const visible = (await db.messages.orderBy('[conversationId+ordinal]').toArray()).filter((m) => m.branch.onVisiblePath);
+    expect(visible.map((m) => m.text)).toEqual(['q', 'new answer']);
+    db.close();
+  });
+});
