@@ -16,7 +16,8 @@ import { contentWords } from './words';
 const ASSISTANT_NOISE =
   /^(?:would you like|do you want|shall i|should i|can i help|let me know|feel free|i hope this helps|here(?:'s| is| are)|sure|certainly|great question)/iu;
 
-function isNoise(sentence: string, role: WindowMessage['role']): boolean {
+/** True for a sentence with no unit of meaning (pleasantries, assistant small talk). */
+export function isNoise(sentence: string, role: WindowMessage['role']): boolean {
   if (role === 'assistant' && ASSISTANT_NOISE.test(sentence)) return true;
   const withoutPleasantries = sentence.replace(new RegExp(PLEASANTRY.source, 'giu'), ' ');
   return contentWords(withoutPleasantries).length < 2;
