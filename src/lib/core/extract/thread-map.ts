@@ -53,6 +53,8 @@ export function groupSessionsBySubject(sessions: readonly SessionUnits[], thresh
 }
 
 const byDate = (a: SessionUnits, b: SessionUnits): number => (a.date ?? 0) - (b.date ?? 0);
+/** A decision that swaps one term of an earlier proposal or decision changes it. */
+const SWAPPABLE = new Set(['Decisions', 'Ideas', 'Provisional/Exploratory']);
 const CHANGEABLE = new Set(['Decisions', 'Constraints', 'Facts', 'Ideas', 'Provisional/Exploratory']);
 
 export function buildThreadMap(sessions: readonly SessionUnits[]): ThreadMap {
@@ -74,7 +76,7 @@ export function buildThreadMap(sessions: readonly SessionUnits[]): ThreadMap {
         ? earlier.find(
             (e) =>
               e.session !== session &&
-              detectConflict(e.unit.text, unit.text, { slotSwap: e.unit.category === unit.category && unit.category === 'Decisions' }),
+              detectConflict(e.unit.text, unit.text, { slotSwap: unit.category === 'Decisions' && SWAPPABLE.has(e.unit.category) }),
           )
         : undefined;
       if (previous)
