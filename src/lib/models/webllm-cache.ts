@@ -4,6 +4,8 @@ import { toVaultError, type VaultError } from '../core/errors';
 export interface WebLlmCacheLib {
   hasModelInCache(modelId: string, appConfig?: unknown): Promise<boolean>;
   deleteModelAllInfoInCache(modelId: string, appConfig?: unknown): Promise<void>;
+  deleteModelWasmInCache(modelId: string, appConfig?: unknown): Promise<void>;
+  deleteChatConfigInCache(modelId: string, appConfig?: unknown): Promise<void>;
   prebuiltAppConfig: unknown;
 }
 
@@ -27,12 +29,23 @@ export async function isModelCached(modelId: string, lib?: WebLlmCacheLib): Prom
   }
 }
 
-/** Removes the model's weights, config and runtime from the cache (Settings: "remove model"). */
-export async function removeCachedModel(modelId: string, lib?: WebLlmCacheLib): Promise<CacheResult<void>> {
+/**
+ * Removes the model's weights, config and runtime from the cache (Settings: "remove model").
+ * WebLLM deletes the weights by reading their manifest, which it downloads when it is not cached;
+ * so for a model that is not fully cached only the runtime and config entries are removed
+ * (`'runtime-and-config'`), and nothing is fetched.
+ */
+export async function removeCachedModel(modelId: string, lib?: WebLlmCacheLib): Promise<CacheResult<'all' | 'runtime-and-config'>> {
   try {
     const webllm = lib ?? (await loadLib());
-    await webllm.deleteModelAllInfoInCache(modelId, webllm.prebuiltAppConfig);
-    return { ok: true, value: undefined };
+    const config = webllm.prebuiltAppConfig;
+    if (await webllm.hasModelInCache(modelId, config)) {
+      await webllm.deleteModelAllInfoInCache(modelId, config);
+      return { ok: true, value: 'all' };
+    }
+    await webllm.deleteModelWasmInCache(modelId, config);
+    await webllm.deleteChatConfigInCache(modelId, config);
+    return { ok: true, value: 'runtime-and-config' };
   } catch (error) {
     return { ok: false, error: cacheError(error, 'clear') };
   }

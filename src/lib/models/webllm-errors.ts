@@ -32,7 +32,7 @@ const HINTS: Record<string, string> = {
 function nameAndMessage(thrown: unknown): { name: string; message: string } {
   if (thrown instanceof Error) return { name: thrown.name, message: thrown.message };
   const text = typeof thrown === 'string' ? thrown : (JSON.stringify(thrown) ?? String(thrown));
-  const match = /^([A-Za-z]+Error):\s*([\s\S]*)$/u.exec(text);
+  const match = /^([A-Za-z0-9]+Error):\s*([\s\S]*)$/u.exec(text);
   return match ? { name: match[1] ?? 'Error', message: match[2] ?? text } : { name: 'Error', message: text };
 }
 
