@@ -38,6 +38,9 @@ export type ErrorCode =
   | 'llm/timeout'
   | 'llm/invalid-output'
   | 'llm/failed'
+  | 'llm/cancelled'
+  | 'llm/unreachable'
+  | 'llm/context-too-long'
   // recall
   | 'recall/failed'
   // vault file and encryption

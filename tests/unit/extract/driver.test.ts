@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { extractConversation } from '../../../src/lib/core/extract/driver';
+import { ScriptedLlm, scriptedLlm } from '../../factories/scripted-llm';
+import { longConversation, MAPLE } from './conversation';
+
+const THREE_WINDOWS = { maxTokens: 200, withContext: false } as const;
+
+describe('extraction driver with an LLM', () => {
+  it('sends each window at temperature 0 with a schema that enumerates its labels, and keeps the validated units', async () => {
+    const llm = scriptedLlm('extraction-valid');
+    const run = await extractConversation(MAPLE, { llm });
+    expect(llm.calls).toHaveLength(1);
+    const options = llm.calls[0]!.options;
+    expect(options.temperature).toBe(0);
+    expect(JSON.stringify(options.jsonSchema)).toContain('"enum":["m1","m2","m3","m4"]');
+    expect(run.extractors).toEqual(['llm']);
+    expect(run.windows[0]).toMatchObject({ extractor: 'llm', llmId: 'fake:extraction-valid', fallbackReason: null, proposed: 8 });
+    expect(run.units.find((u) => u.category === 'Decisions')).toMatchObject({
+      text: 'Prune the maple in late February.',
+      sourceMessageIds: ['msg-u2'],
+    });
+    expect(run.units).toHaveLength(8);
+  });
+
+  it('refuses a decision the model credits to an assistant message', async () => {
+    const llm = new ScriptedLlm([
+      { outputJson: { units: [{ kind: 'decision', category: 'Decisions', text: 'Add a layer of mulch.', sources: ['m2'] }] } },
+    ]);
+    const run = await extractConversation(MAPLE, { llm });
+    expect(run.units[0]).toMatchObject({ kind: 'claim', category: 'Ideas', sourceMessageIds: ['msg-a1'] });
+    expect(run.units[0]?.repairs[0]?.rule).toBe('decision-not-user');
+  });
+
+  for (const [fixture, code] of [
+    ['extraction-malformed-json', 'llm/invalid-output'],
+    ['extraction-wrong-schema', 'llm/invalid-output'],
+  ] as const) {
+    it(`falls back to the rule-based extractor on ${fixture}, saying why`, async () => {
+      const run = await extractConversation(MAPLE, { llm: scriptedLlm(fixture) });
+      expect(run.windows[0]).toMatchObject({ extractor: 'rule-based', llmId: null });
+      expect(run.windows[0]?.fallbackReason?.code).toBe(code);
+      expect(run.units.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('falls back for a window whose call times out', async () => {
+    const run = await extractConversation(MAPLE, { llm: scriptedLlm('extraction-timeout'), timeoutMs: 30 });
+    expect(run.windows[0]?.fallbackReason?.code).toBe('llm/timeout');
+    expect(run.extractors).toEqual(['rule-based']);
+  });
+
+  it('falls back only for the window that failed mid-run, and goes on with the model', async () => {
+    const llm = scriptedLlm('extraction-mid-run-failure');
+    const reports: string[] = [];
+    const run = await extractConversation(longConversation(3, 120), {
+      llm,
+      ...THREE_WINDOWS,
+      onWindow: (r, done, total) => reports.push(`${done}/${total}:${r.extractor}`),
+    });
+    expect(run.windows.map((w) => w.extractor)).toEqual(['llm', 'rule-based', 'llm']);
+    expect(run.windows[1]?.fallbackReason).toMatchObject({ code: 'llm/failed' });
+    expect(reports).toEqual(['1/3:llm', '2/3:rule-based', '3/3:llm']);
+    expect(run.extractors).toEqual(['llm', 'rule-based']);
+    expect(run.units.filter((u) => u.sourceMessageIds[0] === 'long-1').length).toBeGreaterThan(0);
+    expect(run.units.map((u) => u.text)).toContain('The third window mentions the pond.');
+  });
+
+  it('stops asking the model after llm/unavailable, and says so for every later window', async () => {
+    const llm = new ScriptedLlm([{ error: { code: 'llm/unavailable', message: 'No WebGPU.' } }]);
+    const run = await extractConversation(longConversation(3, 120), { llm, ...THREE_WINDOWS });
+    expect(llm.calls).toHaveLength(1);
+    expect(run.windows.map((w) => w.extractor)).toEqual(['rule-based', 'rule-based', 'rule-based']);
+    expect(run.windows[2]?.fallbackReason?.message).toMatch(/not asked again/u);
+  });
+
+  it('stops asking after two failures in a row', async () => {
+    const llm = new ScriptedLlm([
+      { output: 'not json' },
+      { error: { code: 'llm/failed', message: 'boom' } },
+      { outputJson: { units: [] } },
+    ]);
+    await extractConversation(longConversation(3, 120), { llm, ...THREE_WINDOWS });
+    expect(llm.calls).toHaveLength(2);
+  });
+
+  it('stops the whole run on cancellation rather than falling back', async () => {
+    const controller = new AbortController();
+    const llm = scriptedLlm('extraction-timeout');
+    const running = extractConversation(MAPLE, { llm, signal: controller.signal, timeoutMs: 5_000 });
+    setTimeout(() => controller.abort(), 20);
+    await expect(running).rejects.toMatchObject({ code: 'llm/cancelled' });
+  });
+
+  it('without a model, runs the rule-based extractor and says no model is configured', async () => {
+    const run = await extractConversation(MAPLE);
+    expect(run.windows[0]?.fallbackReason?.code).toBe('llm/unavailable');
+  });
+});
