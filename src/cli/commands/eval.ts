@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { extractConversation } from '../../lib/core/extract/driver';
+import { evalObservationCoverage, type ObservationEvalReport } from '../../lib/core/extract/eval-observation';
+import { locomoSessions } from '../../lib/core/extract/locomo';
+import { UsageError, type Command } from '../command';
+
+/** Evaluations against LoCoMo (kept in ../shared/data; never bundled). */
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'Evaluate extraction (or recall) quality on a LoCoMo file.',
+  usage: 'eval extraction <locomo.json> [--json]',
+  async run(argv) {
+    const [what, file] = argv.filter((a) => !a.startsWith('--'));
+    if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');
+    if (!file) throw new UsageError('Give the LoCoMo JSON file to evaluate on.');
+    const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const { sessions, skippedSamples } = locomoSessions(data);
+    // The extractor available in Node is the rule-based one (no WebGPU for a local model here).
+    const report = await evalObservationCoverage(sessions, (s) => extractConversation(s.messages), 'rule-based');
+    return { json: report, text: formatExtractionReport(report, skippedSamples) };
+  },
+};
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)} %`;
+}
+
+function formatExtractionReport(r: ObservationEvalReport, skippedSamples: number): string {
+  const lines = [
+    `Extractor: ${r.extractor}; ${r.sessions} sessions, ${r.goldFacts} gold facts${skippedSamples ? ` (${skippedSamples} samples skipped)` : ''}`,
+    `Coverage: ${pct(r.coverage)} (${r.coveredFacts} facts); strict: ${pct(r.strictCoverage)}; ceiling (whole turns): ${pct(r.turnCeiling)}`,
+    `Units: ${r.units}; validator pass rate ${pct(r.validatorPassRate)}; mean ${r.meanWordsPerUnit} words per unit`,
+    'By category (units / units covering a fact):',
+    ...Object.entries(r.byCategory).map(([c, v]) => `  ${c.padEnd(26)} ${String(v.units).padStart(6)} / ${v.coveringUnits}`),
+    `Rule: ${r.rule}`,
+  ];
+  return lines.join('\n');
+}
