@@ -31,7 +31,14 @@ describe('hybrid logical clock', () => {
     expect(encodeHlc({ wall: 1_700_000_000_000, counter: 42, node: 'd3v1ce' })).toBe('1700000000000:002a:d3v1ce');
     expect(encodeHlc({ wall: 1, counter: 0, node: 'dev' })).toBe('0000000000001:0000:dev');
     expect(parseHlc('1700000000000:002a:d3v1ce')).toEqual({ wall: 1_700_000_000_000, counter: 42, node: 'd3v1ce' });
-    for (const bad of ['', '170000000000:0000:a', '1700000000000:00:a', '1700000000000:0000:', '1700000000000:0000:a:b', '1700000000000:000G:a']) {
+    for (const bad of [
+      '',
+      '170000000000:0000:a',
+      '1700000000000:00:a',
+      '1700000000000:0000:',
+      '1700000000000:0000:a:b',
+      '1700000000000:000G:a',
+    ]) {
       expect(parseHlc(bad)).toBeNull();
     }
     expect(() => encodeHlc({ wall: 1, counter: 0, node: 'has space' })).toThrow();
@@ -63,7 +70,11 @@ describe('hybrid logical clock', () => {
   it('is strictly monotonic through any mix of local events and received stamps, even when the wall clock goes backwards', () => {
     const step = fc.oneof(
       fc.record({ kind: fc.constant('tick' as const), now: fc.integer({ min: 0, max: 5_000 }) }),
-      fc.record({ kind: fc.constant('receive' as const), now: fc.integer({ min: 0, max: 5_000 }), remote: hlcArb.map((h) => ({ ...h, wall: h.wall % 6_000 })) }),
+      fc.record({
+        kind: fc.constant('receive' as const),
+        now: fc.integer({ min: 0, max: 5_000 }),
+        remote: hlcArb.map((h) => ({ ...h, wall: h.wall % 6_000 })),
+      }),
     );
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
