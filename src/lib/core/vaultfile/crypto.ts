@@ -76,24 +76,28 @@ export function chunkAad(headerDigest: Uint8Array, index: number, final: boolean
   return concatBytes([headerDigest, u32be(index), new Uint8Array([final ? 1 : 0])]);
 }
 
-export async function encryptChunk(cipher: ChunkCipher, index: number, final: boolean, plaintext: Uint8Array): Promise<Uint8Array> {
-  const params = {
-    name: 'AES-GCM',
-    iv: bufferSource(chunkNonce(cipher.noncePrefix, index)),
-    additionalData: bufferSource(chunkAad(cipher.headerDigest, index, final)),
-  };
-  return new Uint8Array(await crypto.subtle.encrypt(params, cipher.key, bufferSource(plaintext)));
+/** AES-256-GCM seal through WebCrypto: ciphertext followed by the 16-byte tag. */
+export async function aesGcmSeal(key: CryptoKey, iv: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv: bufferSource(iv), additionalData: bufferSource(aad) }, key, bufferSource(plaintext)),
+  );
+}
+
+/** AES-256-GCM open; rejects (WebCrypto OperationError) when the tag does not verify. */
+export async function aesGcmOpen(key: CryptoKey, iv: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(
+    await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bufferSource(iv), additionalData: bufferSource(aad) }, key, bufferSource(sealed)),
+  );
+}
+
+export function encryptChunk(cipher: ChunkCipher, index: number, final: boolean, plaintext: Uint8Array): Promise<Uint8Array> {
+  return aesGcmSeal(cipher.key, chunkNonce(cipher.noncePrefix, index), chunkAad(cipher.headerDigest, index, final), plaintext);
 }
 
 /** Opens one chunk; any failure is the one wrong-passphrase error. */
 export async function decryptChunk(cipher: ChunkCipher, index: number, final: boolean, sealed: Uint8Array): Promise<Uint8Array> {
-  const params = {
-    name: 'AES-GCM',
-    iv: bufferSource(chunkNonce(cipher.noncePrefix, index)),
-    additionalData: bufferSource(chunkAad(cipher.headerDigest, index, final)),
-  };
   try {
-    return new Uint8Array(await crypto.subtle.decrypt(params, cipher.key, bufferSource(sealed)));
+    return await aesGcmOpen(cipher.key, chunkNonce(cipher.noncePrefix, index), chunkAad(cipher.headerDigest, index, final), sealed);
   } catch {
     return wrongPassphrase(`chunk ${index}`);
   }
@@ -106,7 +110,7 @@ function wrapAad(header: EncryptedFileHeader): Uint8Array {
   );
 }
 
-async function importAesKey(raw: Uint8Array): Promise<CryptoKey> {
+export async function importAesKey(raw: Uint8Array): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', bufferSource(raw), 'AES-GCM', false, ['encrypt', 'decrypt']);
 }
 
@@ -140,13 +144,7 @@ export async function createEncryption(options: CreateEncryptionOptions): Promis
       wrap: { alg: 'aes-256-gcm', nonce: toBase64(wrapNonce), key: '' },
     },
   };
-  const wrapped = new Uint8Array(
-    await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv: bufferSource(wrapNonce), additionalData: bufferSource(wrapAad(header)) },
-      kek,
-      bufferSource(dataKey),
-    ),
-  );
+  const wrapped = await aesGcmSeal(kek, wrapNonce, wrapAad(header), dataKey);
   header.encryption.wrap.key = toBase64(wrapped);
   const key = await importAesKey(dataKey);
   dataKey.fill(0);
@@ -214,13 +212,7 @@ export async function openEncryption(
   kekBytes.fill(0);
   let dataKey: Uint8Array;
   try {
-    dataKey = new Uint8Array(
-      await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: bufferSource(wrapNonce), additionalData: bufferSource(wrapAad(header)) },
-        kek,
-        bufferSource(wrapped),
-      ),
-    );
+    dataKey = await aesGcmOpen(kek, wrapNonce, wrapAad(header), wrapped);
   } catch {
     return wrongPassphrase('key unwrap');
   }
