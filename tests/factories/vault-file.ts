@@ -15,10 +15,10 @@ export function buildPlainFile(
   const toBytes = (line: string | Uint8Array) => (typeof line === 'string' ? enc.encode(`${line}\n`) : line);
   const file = createHash('sha256');
   const parts: Uint8Array[] = [];
+  // Record lines go into their section's hash; every other line before the trailer into the file's.
   const push = (bytes: Uint8Array, section?: ReturnType<typeof createHash>) => {
     parts.push(bytes);
-    file.update(bytes);
-    section?.update(bytes);
+    (section ?? file).update(bytes);
   };
   push(toBytes(JSON.stringify(manifest)));
   for (const [name, lines] of Object.entries(sections)) {

@@ -1,6 +1,6 @@
 import { canonicalJson } from './canonical-json';
 import { recordKey, SECTION_NAMES, type SectionName, type SectionRecords, type VaultState } from './sections';
-import { createSha256 } from './sha256';
+import { sharedSha256 } from './sha256';
 
 const encoder = new TextEncoder();
 
@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
  * never serialised into one string.
  */
 export async function vaultDigest(state: VaultState): Promise<string> {
-  const hasher = await createSha256();
+  const hasher = await sharedSha256();
   for (const section of SECTION_NAMES) {
     hasher.update(encoder.encode(`#${section}\n`));
     for (const record of sortedRecords(section, state[section])) hasher.update(encoder.encode(`${canonicalJson(record)}\n`));

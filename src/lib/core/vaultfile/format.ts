@@ -11,13 +11,18 @@ import { isSectionName, REQUIRED_SECTIONS, SECTION_NAMES, type SectionName } fro
  *     {…record…}                                                    exactly counts.conversations lines
  *     {"end":"conversations","count":n,"sha256":"…"}     section end: SHA-256 of the record lines' bytes
  *     … the same for messages, notes, chunks, history, imports, settings, tombstones, [vectors] …
- *     {"trailer":"engram-vault","fileSha256":"…"}              SHA-256 of every byte before this line
+ *     {"trailer":"engram-vault","fileSha256":"…"}    SHA-256 of every line before this one except the
+ *                                                    record lines (those are covered by their section's
+ *                                                    checksum, which sits in a covered end line)
  *
  * The manifest states the record counts up front (the exporter counts before it streams), so the
  * reader frames sections by count, never by guessing whether a line is a record or a marker, and
  * can show progress. The checksums cannot be known before the records are streamed, so each one sits
  * in its section's end line and the whole-file checksum in the trailer; the reader checks each as it
- * reaches it. A file is complete only when the trailer has been read and verified.
+ * reaches it. Hashing is two-level so that every byte is hashed once (hashing is the largest cost of
+ * reading and writing): a change to a record breaks its section checksum, a change to any other line
+ * (manifest, markers, a section checksum) breaks the file checksum. A file is complete only when the
+ * trailer has been read and verified.
  *
  * Encrypted file: the first line is the only plaintext,
  *

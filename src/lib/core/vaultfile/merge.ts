@@ -11,7 +11,7 @@ import {
   type StampedSection,
   type VaultState,
 } from './sections';
-import { createSha256, type Sha256 } from './sha256';
+import { sharedSha256, type Sha256 } from './sha256';
 import { compareVersions, survivesTombstone } from './version-order';
 
 /**
@@ -121,7 +121,7 @@ function groupByKey<K extends SectionName>(section: K, lists: readonly SectionRe
 /** Merges two vault states (in memory). Records are treated as immutable values. */
 export async function mergeVaults(a: VaultState, b: VaultState): Promise<VaultState> {
   const out = emptyVaultState();
-  const hasher = await createSha256();
+  const hasher = await sharedSha256();
   const tombstones = unionByKey('tombstones', [a.tombstones, b.tombstones]);
   out.tombstones = sortedByKey('tombstones', tombstones.values());
   const generated: HistoryRecord[] = [];

@@ -67,7 +67,7 @@ export class PlainVaultParser {
         return;
       }
       case 'records':
-        this.fileHash.update(bytes);
+        // Covered by the file checksum through the section checksum in the section's end line.
         this.sectionHash.update(bytes);
         this.readRecord(bytes, out);
         return;

@@ -5,7 +5,7 @@ import { decryptChunks } from './encrypted-stream';
 import { deriveKeyBytes, passphraseBytes, type DeriveKeyFn } from './kdf';
 import { LineSplitter, LineTooLong, streamChunks, takeFirstLine } from './lines';
 import { PlainVaultParser, type VaultReadEvent } from './plain-parser';
-import { createSha256 } from './sha256';
+import { acquireSha256, releaseSha256 } from './sha256';
 
 export type { VaultReadEvent } from './plain-parser';
 
@@ -113,10 +113,24 @@ async function* parsePlain(
   encrypted: boolean,
   options: ReadVaultOptions,
 ): AsyncGenerator<VaultReadEvent> {
-  const parser = new PlainVaultParser(await createSha256(), await createSha256(), {
-    encrypted,
-    batchSize: options.batchSize ?? DEFAULT_BATCH,
-  });
+  const fileHash = await acquireSha256();
+  const sectionHash = await acquireSha256();
+  try {
+    yield* parseLines(
+      source,
+      new PlainVaultParser(fileHash, sectionHash, { encrypted, batchSize: options.batchSize ?? DEFAULT_BATCH }),
+      options,
+    );
+  } finally {
+    releaseSha256(fileHash, sectionHash);
+  }
+}
+
+async function* parseLines(
+  source: AsyncIterable<Uint8Array>,
+  parser: PlainVaultParser,
+  options: ReadVaultOptions,
+): AsyncGenerator<VaultReadEvent> {
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE);
   let end: VaultReadEvent | null = null;
   for await (const chunk of source) {

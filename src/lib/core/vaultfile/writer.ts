@@ -13,7 +13,7 @@ import {
 import { ARGON2ID_DEFAULT, deriveKeyBytes, newKdfParams, passphraseBytes, type DeriveKeyFn, type KdfChoice } from './kdf';
 import { decodeRecord, encodeRecord } from './record-codec';
 import { REQUIRED_SECTIONS, type SectionName, type SectionRecords } from './sections';
-import { createSha256 } from './sha256';
+import { acquireSha256, releaseSha256 } from './sha256';
 
 export type RecordSource<T> = AsyncIterable<T> | Iterable<T>;
 
@@ -104,41 +104,47 @@ function manifestOf(meta: VaultExportMeta, sections: VaultSections): VaultManife
 /** The plaintext file, piece by piece (see format.ts for the layout). */
 export async function* plainVaultBytes(meta: VaultExportMeta, sections: VaultSections): AsyncGenerator<Uint8Array> {
   const manifest = manifestOf(meta, sections);
-  const fileHash = await createSha256();
-  const sectionHash = await createSha256();
-  const frame = (value: unknown): Uint8Array => {
-    const bytes = encoder.encode(`${JSON.stringify(value)}\n`);
-    fileHash.update(bytes);
-    return bytes;
-  };
-  yield frame(manifest);
-  for (const name of manifest.sections) {
-    const source = sections[name]!;
-    yield frame({ section: name });
-    let text = '';
-    let written = 0;
-    const emit = (): Uint8Array => {
-      const bytes = encoder.encode(text);
-      sectionHash.update(bytes);
+  const fileHash = await acquireSha256();
+  const sectionHash = await acquireSha256();
+  try {
+    const frame = (value: unknown): Uint8Array => {
+      const bytes = encoder.encode(`${JSON.stringify(value)}\n`);
       fileHash.update(bytes);
-      text = '';
       return bytes;
     };
-    for await (const record of source.records as RecordSource<SectionRecords[typeof name]>) {
-      written++;
-      if (written > source.count) failCount(name, source.count, written);
-      const problem = exportProblem(name, record);
-      if (problem) fail('vault/failed', `Record ${written} of ${name} cannot be exported: ${problem}.`, { section: name, record: written });
-      text += `${encodeRecord(name, record)}\n`;
-      if (text.length >= PIECE_CHARS) yield emit();
+    yield frame(manifest);
+    for (const name of manifest.sections) {
+      const source = sections[name]!;
+      yield frame({ section: name });
+      let text = '';
+      let written = 0;
+      const emit = (): Uint8Array => {
+        const bytes = encoder.encode(text);
+        // Record bytes go into the section checksum only; the section's end line (which carries that
+        // checksum) goes into the file checksum. Every byte is hashed once.
+        sectionHash.update(bytes);
+        text = '';
+        return bytes;
+      };
+      for await (const record of source.records as RecordSource<SectionRecords[typeof name]>) {
+        written++;
+        if (written > source.count) failCount(name, source.count, written);
+        const problem = exportProblem(name, record);
+        if (problem)
+          fail('vault/failed', `Record ${written} of ${name} cannot be exported: ${problem}.`, { section: name, record: written });
+        text += `${encodeRecord(name, record)}\n`;
+        if (text.length >= PIECE_CHARS) yield emit();
+      }
+      if (written !== source.count) failCount(name, source.count, written);
+      if (text.length > 0) yield emit();
+      const end: SectionEndLine = { end: name, count: written, sha256: sectionHash.digestHex() };
+      yield frame(end);
     }
-    if (written !== source.count) failCount(name, source.count, written);
-    if (text.length > 0) yield emit();
-    const end: SectionEndLine = { end: name, count: written, sha256: sectionHash.digestHex() };
-    yield frame(end);
+    const trailer: TrailerLine = { trailer: VAULT_FORMAT, fileSha256: fileHash.digestHex() };
+    yield encoder.encode(`${JSON.stringify(trailer)}\n`);
+  } finally {
+    releaseSha256(fileHash, sectionHash);
   }
-  const trailer: TrailerLine = { trailer: VAULT_FORMAT, fileSha256: fileHash.digestHex() };
-  yield encoder.encode(`${JSON.stringify(trailer)}\n`);
 }
 
 function failCount(section: SectionName, expected: number, actual: number): never {
