@@ -56,6 +56,18 @@ describe('encrypted vault files', () => {
     expect(outcome.events).toEqual([]);
   });
 
+  it('refuses to write with an empty passphrase, a KDF below policy or an out-of-range chunk size', () => {
+    const write = (encryption: Parameters<typeof writeVaultState>[2]) => () => writeVaultState(sampleMeta(), sampleVault(), encryption);
+    expect(write({ encryption: { passphrase: '' } })).toThrow(expect.objectContaining({ code: 'input/invalid' }));
+    expect(write({ encryption: { passphrase: PASS, kdf: { name: 'pbkdf2-sha256', iterations: 100_000 } } })).toThrow(
+      expect.objectContaining({ code: 'input/invalid' }),
+    );
+    expect(write({ encryption: { passphrase: PASS, kdf: { ...MIN_ARGON2ID, memoryKiB: 4096 } } })).toThrow(
+      expect.objectContaining({ code: 'input/invalid' }),
+    );
+    expect(write({ encryption: { passphrase: PASS, chunkSize: 100 } })).toThrow(expect.objectContaining({ code: 'input/invalid' }));
+  });
+
   it('asks for a passphrase instead of failing obscurely, and runs the KDF through the injected function (e.g. a worker)', async () => {
     const bytes = await encryptedFile();
     const missing = await readAll(bytes);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TombstoneRecord } from '../../../src/lib/core/records';
 import { vaultDigest } from '../../../src/lib/core/vaultfile/digest';
 import { encodeHlc } from '../../../src/lib/core/vaultfile/hlc';
-import { MERGE_HISTORY_ACTION, mergeKey, mergeVaults } from '../../../src/lib/core/vaultfile/merge';
+import { displacedHistory, MERGE_HISTORY_ACTION, mergeKey, mergeVaults } from '../../../src/lib/core/vaultfile/merge';
 import { emptyVaultState, type VaultState } from '../../../src/lib/core/vaultfile/sections';
 import { pickVersion } from '../../../src/lib/core/vaultfile/version-order';
 import { message, note } from '../../factories/records';
@@ -102,6 +102,15 @@ describe('merge rules', () => {
     const second = mergeKey('notes', [first.record!, v2], undefined);
     expect(second.record).toBe(once.record);
     expect(new Set([...first.displaced, ...second.displaced])).toEqual(new Set(once.displaced));
+  });
+
+  it('the streaming helper produces the same history entries as the in-memory merge', async () => {
+    const v1 = note({ id: 'n1', text: 'v1', hlc: at(1) });
+    const v2 = note({ id: 'n1', text: 'v2', hlc: at(2) });
+    const merged = await mergeVaults(state({ notes: [v1] }), state({ notes: [v2] }));
+    const { displaced } = mergeKey('notes', [v1, v2], undefined);
+    expect(await displacedHistory('notes', displaced)).toEqual(merged.history);
+    expect(await displacedHistory('messages', [message()])).toEqual([]);
   });
 
   it('orders unstamped tables deterministically: finished imports beat running ones, settings by clock when present', async () => {

@@ -13,7 +13,15 @@ export {
 } from './writer';
 export { readVault, type ReadVaultOptions, type VaultReadEvent } from './reader';
 export { readVaultState, sectionsOf, writeVaultState } from './state-io';
-export { mergeKey, mergeVaults, displacedHistoryEntry, HISTORY_SECTIONS, MERGE_HISTORY_ACTION, type KeyMerge } from './merge';
+export {
+  mergeKey,
+  mergeVaults,
+  displacedHistory,
+  displacedHistoryEntry,
+  HISTORY_SECTIONS,
+  MERGE_HISTORY_ACTION,
+  type KeyMerge,
+} from './merge';
 export { compareVersions, pickVersion, survivesTombstone } from './version-order';
 export { vaultDigest } from './digest';
 export { canonicalJson } from './canonical-json';

@@ -85,6 +85,16 @@ export function displacedHistoryEntry(section: StampedSection, record: SectionRe
   };
 }
 
+/** History entries for displaced versions (the streaming importer's counterpart of mergeVaults). */
+export async function displacedHistory(
+  section: StampedSection,
+  displaced: readonly SectionRecords[StampedSection][],
+): Promise<HistoryRecord[]> {
+  if (!HISTORY_SECTIONS.includes(section)) return [];
+  const hasher = await sharedSha256();
+  return displaced.map((record) => displacedHistoryEntry(section, record, hasher));
+}
+
 /** Unions two tables by key, keeping the winning version of each. */
 function unionByKey<K extends SectionName>(section: K, lists: readonly SectionRecords[K][][]): Map<string, SectionRecords[K]> {
   const byKey = new Map<string, SectionRecords[K]>();

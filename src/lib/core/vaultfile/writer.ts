@@ -1,6 +1,6 @@
 import { fail } from '../errors';
 import type { VectorRecord } from '../records';
-import { createEncryption, DEFAULT_CHUNK_SIZE } from './crypto';
+import { createEncryption, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from './crypto';
 import { encryptChunks } from './encrypted-stream';
 import {
   CURRENT_FORMAT_VERSION,
@@ -10,7 +10,7 @@ import {
   type VaultExportMeta,
   type VaultManifest,
 } from './format';
-import { ARGON2ID_DEFAULT, deriveKeyBytes, newKdfParams, passphraseBytes, type DeriveKeyFn, type KdfChoice } from './kdf';
+import { ARGON2ID_DEFAULT, deriveKeyBytes, newKdfParams, passphraseBytes, type DeriveKeyFn, type KdfChoice, type KdfParams } from './kdf';
 import { decodeRecord, encodeRecord } from './record-codec';
 import { REQUIRED_SECTIONS, type SectionName, type SectionRecords } from './sections';
 import { acquireSha256, releaseSha256 } from './sha256';
@@ -62,13 +62,22 @@ export function writeVault(meta: VaultExportMeta, sections: VaultSections, optio
   const plain = plainVaultBytes(meta, sections);
   if (!encryption || !passphrase) return toReadableStream(plain);
   const random = options.random ?? defaultRandom;
+  const chunkSize = encryption.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  if (!Number.isInteger(chunkSize) || chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
+    fail('input/invalid', `The encryption chunk size must be ${MIN_CHUNK_SIZE}-${MAX_CHUNK_SIZE} bytes.`);
+  }
+  let kdf: KdfParams;
+  try {
+    kdf = newKdfParams(encryption.kdf ?? ARGON2ID_DEFAULT, random);
+  } catch (thrown) {
+    return fail('input/invalid', `The key-derivation settings are below the minimum this app accepts: ${(thrown as Error).message}.`);
+  }
   return toReadableStream(
     (async function* () {
-      const kdf = newKdfParams(encryption.kdf ?? ARGON2ID_DEFAULT, random);
       const { headerLine, cipher } = await createEncryption({
         passphrase,
         kdf,
-        chunkSize: encryption.chunkSize ?? DEFAULT_CHUNK_SIZE,
+        chunkSize,
         random,
         deriveKey: encryption.deriveKey ?? deriveKeyBytes,
       });
