@@ -128,4 +128,14 @@ describe('hybrid logical clock', () => {
     expect(clock.stamp()).toBe('0000000000500:0005:dev');
     expect(new HybridClock('dev', () => 0, '0000000000700:0000:dev').stamp()).toBe('0000000000700:0001:dev');
   });
+
+  it('HybridClock does not adopt a stamp from far in the future (a broken clock or a crafted file)', () => {
+    const now = 1_700_000_000_000;
+    const clock = new HybridClock('dev', () => now);
+    expect(clock.observe(encodeHlc({ wall: now + 25 * 3_600_000, counter: 0, node: 'bad' }))).toBe(false);
+    expect(clock.observe('not a stamp')).toBe(false);
+    expect(clock.stamp()).toBe(encodeHlc({ wall: now, counter: 0, node: 'dev' }));
+    expect(clock.observe(encodeHlc({ wall: now + 60_000, counter: 4, node: 'ok' }))).toBe(true);
+    expect(clock.stamp()).toBe(encodeHlc({ wall: now + 60_000, counter: 6, node: 'dev' }));
+  });
 });

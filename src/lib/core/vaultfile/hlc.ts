@@ -30,6 +30,8 @@ export interface Hlc {
 }
 
 export const HLC_MAX_WALL = 9_999_999_999_999;
+/** How far ahead of the local clock a remote stamp may be and still be adopted: one day. */
+export const DEFAULT_MAX_DRIFT_MS = 24 * 60 * 60 * 1000;
 export const HLC_MAX_COUNTER = 0xffff;
 const NODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const HLC_PATTERN = /^(\d{13}):([0-9a-f]{4}):([A-Za-z0-9_-]{1,64})$/;
@@ -118,6 +120,8 @@ export class HybridClock {
     node: string,
     private readonly now: () => number,
     last?: string,
+    /** Remote stamps further ahead of this device's clock than this are not adopted (see observe). */
+    private readonly maxDriftMs: number = DEFAULT_MAX_DRIFT_MS,
   ) {
     const parsed = last === undefined ? null : parseHlc(last);
     this.state = parsed ? { ...parsed, node } : initialHlc(node);
@@ -129,10 +133,17 @@ export class HybridClock {
     return encodeHlc(this.state);
   }
 
-  /** Takes note of a stamp from another device (ignored when malformed). */
-  observe(remote: string): void {
+  /**
+   * Takes note of a stamp from another device. Returns false, and leaves the clock alone, when the
+   * stamp is malformed or further in the future than `maxDriftMs`: one device with a wildly wrong
+   * clock (or a crafted file) must not drag every later local stamp years ahead. Merge itself only
+   * compares stamps, so such a record still merges; it just does not move this clock.
+   */
+  observe(remote: string): boolean {
     const parsed = parseHlc(remote);
-    if (parsed) this.state = receive(this.state, parsed, this.now());
+    if (!parsed || parsed.wall > this.now() + this.maxDriftMs) return false;
+    this.state = receive(this.state, parsed, this.now());
+    return true;
   }
 
   get current(): string {

@@ -86,5 +86,5 @@ export function tombstoneKey(table: string, id: string): string {
   return JSON.stringify([table, id]);
 }
 
-/** One record with its table, as the reader yields and the importer consumes them. */
+/** A batch of records of one table, as the reader yields them and an importer consumes them. */
 export type SectionBatch = { [K in SectionName]: { section: K; records: SectionRecords[K][] } }[SectionName];
