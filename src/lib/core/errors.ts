@@ -47,6 +47,7 @@ export type ErrorCode =
   | 'vault/newer-format'
   | 'vault/corrupt'
   | 'vault/wrong-passphrase'
+  | 'vault/passphrase-required'
   | 'vault/failed'
   // capture
   | 'capture/origin'
