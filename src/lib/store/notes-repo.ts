@@ -18,6 +18,8 @@ export interface ChangeReason {
 export class NotesRepo {
   constructor(
     private readonly db: VaultDb,
+    /** Hybrid-logical-clock stamp for each change (merge orders versions by it). */
+    private readonly stamp: () => string,
     private readonly tx: TxOptions = {},
   ) {}
 
@@ -33,6 +35,7 @@ export class NotesRepo {
       [this.db.notes, this.db.history],
       async () => {
         const before = (await this.db.notes.get(note.id)) ?? null;
+        note = { ...note, hlc: this.stamp() };
         await this.db.notes.put(note);
         const entry: HistoryRecord = {
           id: newId('hist'),
@@ -73,7 +76,9 @@ export class NotesRepo {
         const entry = await this.db.history.get(historyId);
         if (!entry || entry.table !== 'notes') fail('store/not-found', 'That change is no longer in the history, so it cannot be undone.');
         const current = (await this.db.notes.get(entry.recordId)) ?? null;
-        const before = entry.before as NoteRecord | null;
+        const prior = entry.before as NoteRecord | null;
+        // The restored version gets a new stamp: on another device it must win over the undone one.
+        const before = prior ? { ...prior, hlc: this.stamp() } : null;
         if (before) await this.db.notes.put(before);
         else await this.db.notes.delete(entry.recordId);
         const undoEntry: HistoryRecord = {

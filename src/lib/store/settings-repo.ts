@@ -4,6 +4,8 @@ import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 /** Typed key-value settings. Each key has a default, so a missing row is never an error. */
 export interface SettingsShape {
   'vault.id': string | null;
+  /** This device's id: the node part of every hybrid-logical-clock stamp it makes. */
+  'vault.deviceId': string | null;
   'vault.firstImportAt': number | null;
   'jobs.paused': boolean;
   'storage.persistRequested': boolean;
@@ -11,6 +13,7 @@ export interface SettingsShape {
 
 export const SETTING_DEFAULTS: SettingsShape = {
   'vault.id': null,
+  'vault.deviceId': null,
   'vault.firstImportAt': null,
   'jobs.paused': false,
   'storage.persistRequested': false,

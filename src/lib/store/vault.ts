@@ -1,3 +1,5 @@
+import type { HybridClock } from '../core/vaultfile/hlc';
+import { openVaultClock } from './clock';
 import { ConversationsRepo } from './conversations-repo';
 import { ImportsRepo } from './imports-repo';
 import { JobsRepo } from './jobs-repo';
@@ -14,18 +16,23 @@ export interface Vault {
   jobs: JobsRepo;
   imports: ImportsRepo;
   settings: SettingsRepo;
+  /** This context's hybrid logical clock: stamps every synced record written here. */
+  clock: HybridClock;
 }
 
 export async function openVault(name: string = DEFAULT_DB_NAME, options: DbOptions & { tx?: TxOptions } = {}): Promise<Vault> {
   const db = new VaultDb(name, options);
   await db.open();
   const tx = options.tx ?? {};
+  const settings = new SettingsRepo(db, tx);
+  const clock = await openVaultClock(settings);
   return {
     db,
     conversations: new ConversationsRepo(db, tx),
-    notes: new NotesRepo(db, tx),
+    notes: new NotesRepo(db, () => clock.stamp(), tx),
     jobs: new JobsRepo(db, tx),
     imports: new ImportsRepo(db, tx),
-    settings: new SettingsRepo(db, tx),
+    settings,
+    clock,
   };
 }
