@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'llm/failed'
   // recall
   | 'recall/failed'
+  | 'recall/cancelled'
   // vault file and encryption
   | 'vault/newer-format'
   | 'vault/corrupt'
