@@ -6,7 +6,7 @@
 import type { Llm } from '../api/llm';
 import { err, ok, toVaultError, vaultError, type Result } from '../errors';
 import { decompose } from './decompose';
-import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH } from './funnel';
+import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH, type FunnelOptions } from './funnel';
 import { deriveIntent } from './intent';
 import { retrieve, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
 import { accessWrites, scoreAll } from './scoring';
@@ -56,6 +56,29 @@ export interface RecallOptions {
 
 const cancelled = () => vaultError('recall/cancelled', 'A newer query replaced this one.');
 
+function funnelOptions(
+  deps: RecallDeps,
+  options: RecallOptions,
+  common: { signal?: AbortSignal; clock: () => number },
+): FunnelOptions & { maxWidth: number } {
+  const width = options.width ?? DEFAULT_FUNNEL_WIDTH;
+  return {
+    enabled: options.funnel !== false,
+    width,
+    maxWidth: Math.max(width, options.maxWidth ?? MAX_WIDTH),
+    ...(options.minWidthTokens !== undefined ? { minWidthTokens: options.minWidthTokens } : {}),
+    floor: floorFor(deps.embedder, options.floor),
+    gate: {
+      enabled: options.gate !== false,
+      llm: deps.llm ?? null,
+      ...(options.gateTimeoutMs ? { timeoutMs: options.gateTimeoutMs } : {}),
+      ...common,
+    },
+    ...(options.tokenCap ? { tokenCap: options.tokenCap } : {}),
+    ...(options.countTokens ? { countTokens: options.countTokens } : {}),
+  };
+}
+
 export async function recall(input: RecallInput, deps: RecallDeps, options: RecallOptions = {}): Promise<Result<RecallResult>> {
   const prompt = input.prompt.trim();
   if (prompt.length === 0) return err(vaultError('input/invalid', 'Type what you want to recall.'));
@@ -64,6 +87,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
   const llm = deps.llm ?? null;
   const signal = options.signal;
   const common = { ...(signal ? { signal } : {}), clock };
+  const funnel = funnelOptions(deps, options, common);
   try {
     const [intent, decomposition] = await Promise.all([
       deriveIntent(prompt, { given: input.intent ?? null, llm: options.llmIntent === false ? null : llm, ...common }),
@@ -71,41 +95,23 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     ]);
     const t1 = clock();
     if (signal?.aborted) return err(cancelled());
-    const width = options.width ?? DEFAULT_FUNNEL_WIDTH;
-    const maxWidth = Math.max(width, options.maxWidth ?? MAX_WIDTH);
-    const funnelOn = options.funnel !== false;
     const retrieval = await retrieve(decomposition.variants, deps, {
-      perListK: Math.max(options.perListK ?? DEFAULT_PER_LIST_K, maxWidth),
-      limit: options.limit ?? maxWidth + 10,
+      perListK: Math.max(options.perListK ?? DEFAULT_PER_LIST_K, funnel.maxWidth),
+      limit: options.limit ?? funnel.maxWidth + 10,
       lists: options.lists ?? 'hybrid',
       ...(options.weights ? { weights: options.weights } : {}),
       ...(signal ? { signal } : {}),
     });
     const t2 = clock();
     if (signal?.aborted) return err(cancelled());
-    const outcome = await runFunnel(scoreAll(retrieval.candidates, deps.now), intent.text, {
-      enabled: funnelOn,
-      width,
-      maxWidth,
-      ...(options.minWidthTokens !== undefined ? { minWidthTokens: options.minWidthTokens } : {}),
-      floor: floorFor(deps.embedder, options.floor),
-      gate: {
-        enabled: options.gate !== false,
-        llm,
-        ...(options.gateTimeoutMs ? { timeoutMs: options.gateTimeoutMs } : {}),
-        ...common,
-      },
-      ...(options.tokenCap ? { tokenCap: options.tokenCap } : {}),
-      ...(options.countTokens ? { countTokens: options.countTokens } : {}),
-    });
+    const { gateMs, ...outcome } = await runFunnel(scoreAll(retrieval.candidates, deps.now), intent.text, funnel);
     if (signal?.aborted) return err(cancelled());
-    const { gateMs, ...rest } = outcome;
     return ok({
       prompt,
       intent,
       decomposition,
-      funnel: funnelOn,
-      ...rest,
+      funnel: funnel.enabled,
+      ...outcome,
       accessWrites: accessWrites(outcome.items, deps.now),
       timings: { decomposeMs: t1 - t0, retrieveMs: t2 - t1, gateMs, totalMs: clock() - t0 },
     });
