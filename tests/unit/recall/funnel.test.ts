@@ -49,7 +49,7 @@ describe('funnel', () => {
   });
 
   it('retrieves wider for short items, up to the maximum width', () => {
-    const count = (t: string) => t.split(' ').length;
+    const count = (c: ScoredCandidate) => c.record.text.split(' ').length;
     const short = Array.from({ length: 80 }, (_, i) => scored({ id: `s${i}`, text: words(20) }));
     expect(funnelWidth(short, 15, 1_500, 50, count)).toBe(50);
     expect(funnelWidth(short, 15, 400, 50, count)).toBe(20);
@@ -59,7 +59,7 @@ describe('funnel', () => {
   });
 
   it('lists candidates beyond the width as dropped at the width stage', async () => {
-    const fused = Array.from({ length: 20 }, (_, i) => scored({ id: `c${i}`, text: words(400, `c${i}x`) }));
+    const fused = Array.from({ length: 20 }, (_, i) => scored({ id: `c${i}`, text: words(400, `c${i}x`), tokenCount: 400 }));
     const out = await runFunnel(fused, 'x', options());
     expect(out.items).toHaveLength(15);
     expect(out.dropped).toHaveLength(5);
@@ -98,7 +98,7 @@ describe('funnel', () => {
   });
 
   it('reports the token cap when it fires', async () => {
-    const fused = [scored({ id: 'a', text: words(300, 'a') }), scored({ id: 'b', text: words(300, 'b') })];
+    const fused = [scored({ id: 'a', text: words(300, 'a'), tokenCount: 0 }), scored({ id: 'b', text: words(300, 'b'), tokenCount: 0 })];
     const cap = countTokens(words(300, 'a')) + 10;
     const out = await runFunnel(fused, 'x', options({ tokenCap: cap }));
     expect(out.items.map((c) => c.record.id)).toEqual(['a']);

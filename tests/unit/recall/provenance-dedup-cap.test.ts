@@ -44,7 +44,7 @@ describe('provenance-preserving dedup', () => {
 });
 
 describe('token-cap backstop', () => {
-  const count = (text: string) => Number(text);
+  const count = (c: { record: { text: string } }) => Number(c.record.text);
 
   it('does not fire under the cap', () => {
     const out = applyTokenCap([scored({ id: 'a', text: '10' }), scored({ id: 'b', text: '20' })], 58_000, count);

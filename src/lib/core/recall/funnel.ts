@@ -25,18 +25,35 @@ export const MIN_WIDTH_TOKENS = 1_500;
 export const MAX_WIDTH = 50;
 export const CLOSEST_MISSES = 5;
 
+/**
+ * Tokens of a candidate for the width and the cap (both backstops): the count stored with the record
+ * (the chunker counts with the same o200k tokenizer), else counted once. Budget assembly recounts
+ * the rendered package exactly.
+ */
+function tokenSizer(count: TokenCounter): (candidate: ScoredCandidate) => number {
+  const counted = new Map<string, number>();
+  return ({ record }) => {
+    if (record.tokenCount > 0) return record.tokenCount;
+    const known = counted.get(record.id);
+    if (known !== undefined) return known;
+    const tokens = count(record.text);
+    counted.set(record.id, tokens);
+    return tokens;
+  };
+}
+
 /** How many fused candidates enter the funnel. */
 export function funnelWidth(
   fused: readonly ScoredCandidate[],
   width: number,
   minTokens: number,
   maxWidth: number,
-  count: TokenCounter,
+  tokensOf: (candidate: ScoredCandidate) => number,
 ): number {
   let n = Math.min(width, fused.length);
-  let tokens = fused.slice(0, n).reduce((sum, c) => sum + count(c.record.text), 0);
+  let tokens = fused.slice(0, n).reduce((sum, c) => sum + tokensOf(c), 0);
   while (n < Math.min(maxWidth, fused.length) && tokens < minTokens) {
-    tokens += count(fused[n]!.record.text);
+    tokens += tokensOf(fused[n]!);
     n += 1;
   }
   return n;
@@ -87,9 +104,9 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
     const gate: GateStatus = { ran: false, reason: 'disabled', message: 'the funnel is switched off: plain hybrid ranking' };
     return { items: [...fused], dropped: [], gate, floor: null, tokenCap: null, holdsNothing: null, gateMs: 0 };
   }
-  const count = options.countTokens ?? defaultCounter;
+  const tokensOf = tokenSizer(options.countTokens ?? defaultCounter);
   const maxWidth = Math.max(options.maxWidth ?? MAX_WIDTH, options.width ?? DEFAULT_FUNNEL_WIDTH);
-  const width = funnelWidth(fused, options.width ?? DEFAULT_FUNNEL_WIDTH, options.minWidthTokens ?? MIN_WIDTH_TOKENS, maxWidth, count);
+  const width = funnelWidth(fused, options.width ?? DEFAULT_FUNNEL_WIDTH, options.minWidthTokens ?? MIN_WIDTH_TOKENS, maxWidth, tokensOf);
   const dropped: DroppedCandidate[] = fused
     .slice(width)
     .map((candidate, i) => ({ candidate, stage: 'width', reason: `fused rank ${width + i + 1} is beyond the funnel width ${width}` }));
@@ -110,7 +127,7 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
 
   const unique = dedupByProvenance(provenanceRank(gated.kept), options.nearDuplicateJaccard ?? NEAR_DUPLICATE_JACCARD);
   dropped.push(...unique.dropped);
-  const capped = applyTokenCap(unique.kept, options.tokenCap ?? DEFAULT_TOKEN_CAP, count);
+  const capped = applyTokenCap(unique.kept, options.tokenCap ?? DEFAULT_TOKEN_CAP, tokensOf);
   dropped.push(...capped.dropped);
   return { ...base, gateMs, items: capped.kept, dropped, gate: gated.status, tokenCap: capped.status, holdsNothing: null };
 }

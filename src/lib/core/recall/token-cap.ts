@@ -10,14 +10,14 @@ export const DEFAULT_TOKEN_CAP = 58_000;
 export function applyTokenCap(
   ranked: readonly ScoredCandidate[],
   cap: number,
-  countTokens: (text: string) => number,
+  tokensOf: (candidate: ScoredCandidate) => number,
 ): { kept: ScoredCandidate[]; dropped: DroppedCandidate[]; status: TokenCapStatus } {
   const kept: ScoredCandidate[] = [];
   const dropped: DroppedCandidate[] = [];
   let used = 0;
   let before = 0;
   for (const candidate of ranked) {
-    const tokens = countTokens(candidate.record.text);
+    const tokens = tokensOf(candidate);
     before += tokens;
     if (used + tokens <= cap) {
       kept.push(candidate);
