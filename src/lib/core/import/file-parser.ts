@@ -62,6 +62,7 @@ export class FileParser {
   private whole: string[] = [];
   private wholeLength = 0;
   private parser: ElementParser | null = null;
+  private pendingTypes = new Map<string, number>();
   readonly result: FileResult = {
     format: null,
     conversations: 0,
@@ -94,23 +95,25 @@ export class FileParser {
 
   push(bytes: Uint8Array): Emitted[] {
     if (this.mode === 'stopped') return [];
-    return this.guard(() => this.text(this.decoder.push(bytes), false));
+    return this.guard((out) => this.text(this.decoder.push(bytes), false, out));
   }
 
   end(): Emitted[] {
     if (this.mode === 'stopped') return [];
-    const out = this.guard(() => this.text(this.decoder.end(), true));
+    const out = this.guard((out) => this.text(this.decoder.end(), true, out));
     this.mode = 'stopped';
     return out;
   }
 
-  private guard(run: () => Emitted[]): Emitted[] {
+  /** What was emitted before a failure is still returned, so the counts match what was yielded. */
+  private guard(run: (out: Emitted[]) => void): Emitted[] {
+    const out: Emitted[] = [];
     try {
-      return run();
+      run(out);
     } catch (thrown) {
       this.fail(thrown instanceof VaultFailure ? thrown.toJSON() : this.translate(thrown));
-      return [];
     }
+    return out;
   }
 
   private translate(thrown: unknown): VaultError {
@@ -139,11 +142,10 @@ export class FileParser {
     this.mode = 'stopped';
   }
 
-  private text(chunk: string, final: boolean): Emitted[] {
-    const out: Emitted[] = [];
+  private text(chunk: string, final: boolean, out: Emitted[]): void {
     if (this.mode === 'head') {
       this.head += chunk;
-      if (this.head.length < HEAD_CHARS && !final) return out;
+      if (this.head.length < HEAD_CHARS && !final) return;
       chunk = this.head;
       this.head = '';
       this.decide(chunk);
@@ -160,12 +162,11 @@ export class FileParser {
             `${this.name} is too large to read as one document (over ${this.limits.maxDocumentChars} characters); only JSON lists are read piece by piece.`,
           ),
         );
-        return out;
+        return;
       }
       this.whole.push(chunk);
       if (final) this.endWhole(out);
     }
-    return out;
   }
 
   private decide(head: string): void {
@@ -213,7 +214,7 @@ export class FileParser {
     const text = this.whole.join('');
     this.whole = [];
     if (text.trim() === '') return this.fail(vaultError('import/empty', `${this.name} is empty.`));
-    if (!looksLikeJson(text)) return this.plainText(text, out);
+    if (!looksLikeJson(text) && !isJsonContainer(text)) return this.plainText(text, out);
     const enc = this.decoder.encoding;
     const origin = {
       name: this.name,
@@ -256,12 +257,16 @@ export class FileParser {
     this.parser = parserFor(format);
   }
 
+  /** Unknown types are collected per conversation and counted only if it is kept (not a repeat). */
   private context(index: number) {
-    const types = this.result.unknownContentTypes;
+    const types = new Map<string, number>();
+    this.pendingTypes = types;
     return { index, unknownType: (type: string) => types.set(type, (types.get(type) ?? 0) + 1) };
   }
 
   private emit(result: ElementResult, out: Emitted[]): void {
+    const types = this.pendingTypes;
+    this.pendingTypes = new Map();
     if ('skipped' in result) {
       this.result.skipped.push(result.skipped);
       return;
@@ -277,9 +282,22 @@ export class FileParser {
       return;
     }
     this.seen.set(key, this.name);
+    for (const [type, n] of types) this.result.unknownContentTypes.set(type, (this.result.unknownContentTypes.get(type) ?? 0) + n);
     this.result.conversations++;
     countMessages(conv.messages, this.result.messages);
     out.push({ type: 'conversation', conversation: conv });
+  }
+}
+
+/** Valid JSON that is a list or an object (`[1, 2]`), as opposed to prose that starts with a bracket. */
+function isJsonContainer(text: string): boolean {
+  const first = text.trimStart()[0];
+  if (first !== '[' && first !== '{') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

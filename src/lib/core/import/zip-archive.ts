@@ -72,13 +72,17 @@ export async function* readZipArchive(
   let notRead = 0;
   let htmlCopy = false;
   let fatal: VaultError | null = null;
+  let fatalReported = false;
 
   const finish = (entry: OpenEntry) => {
     const result = entry.parser.result;
     results.push({ name: entry.name, result });
     if (result.errors.length === 0) return;
-    if (PRIMARY.test(baseName(entry.name)) || result.format !== null) fatal ??= result.errors[0]!;
-    else {
+    if (PRIMARY.test(baseName(entry.name)) || result.format !== null) {
+      // Already in `results`, so the summary carries it; `fatal` only stops the reading.
+      fatal ??= result.errors[0]!;
+      fatalReported = true;
+    } else {
       result.skipped.push({ what: `archive entry "${entry.name}"`, reason: result.errors.map((e) => e.message).join(' ') });
       result.errors = [];
     }
@@ -88,7 +92,7 @@ export async function* readZipArchive(
       if (ev.type === 'entry') {
         entries++;
         if (ev.read) open.set(ev.index, { name: ev.name, parser: new FileParser(`"${ev.name}" in ${name}`, limits, seen) });
-        else {
+        else if (!/[/\\]$/u.test(ev.name)) {
           notRead++;
           if (/^chat\.html$/iu.test(baseName(ev.name))) htmlCopy = true;
         }
@@ -128,7 +132,7 @@ export async function* readZipArchive(
         : vaultError('import/failed', String(thrown));
   }
   if (fatal) {
-    yield await done([fatal]);
+    yield await done(fatalReported ? [] : [fatal]);
     return;
   }
 
