@@ -13,7 +13,6 @@ function parse(conv: unknown): { conversation: ParsedConversation; unknown: stri
   return { conversation: result.conversation, unknown };
 }
 
-
 describe('ChatGPT content types', () => {
   const chain = (contents: [string, string, Record<string, unknown>][]): NodeSpec[] => {
     const nodes: NodeSpec[] = [{ id: 'root', parent: null, empty: true }];

@@ -4,6 +4,7 @@
  * error shape, keep the output contract, reconcile their counts, and finish in seconds.
  */
 import fc from 'fast-check';
+import { zipSync } from 'fflate';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,6 +166,21 @@ describe('parser robustness (property)', () => {
         },
       ),
       { numRuns: 400 },
+    );
+  }, 120_000);
+
+  it('never throws on damaged ZIPs: bytes flipped, cut or inserted anywhere', async () => {
+    const archive = zipSync({ 'conversations.json': utf8(docs[0]![1]), 'chat.html': utf8('<html></html>'), 'user.json': utf8('{"id":1}') });
+    await fc.assert(
+      fc.asyncProperty(fc.nat(2), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 8 }), async (kind, at, junk) => {
+        let bytes: Uint8Array;
+        if (kind === 0) {
+          bytes = archive.slice();
+          junk.forEach((b, i) => (bytes[(at + i * 31) % bytes.length] = b));
+        } else bytes = mutateBytes(archive, kind === 1 ? 2 : 3, 4 + (at % (archive.length - 4)), junk);
+        checkContract(await withinSeconds(5, parseAll(bytes, { name: 'mutant.zip' })));
+      }),
+      { numRuns: 300 },
     );
   }, 120_000);
 

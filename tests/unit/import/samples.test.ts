@@ -119,13 +119,11 @@ describe.skipIf(!present)('sample exports', () => {
   it.each(HAND_COUNTS.filter(([p]) => p.startsWith('chatgpt/')))('%s matches a separate tree walk', async (path) => {
     const raw = JSON.parse(read(path).toString('utf8')) as unknown;
     const convs = (Array.isArray(raw) ? raw : [raw]).filter((c: Raw) => c.mapping) as Raw[];
-    const expected = convs
-      .map(walkChatgpt)
-      .reduce((a, b) => ({
-        visible: a.visible + b.visible,
-        otherBranches: a.otherBranches + b.otherBranches,
-        hidden: a.hidden + b.hidden,
-      }));
+    const expected = convs.map(walkChatgpt).reduce((a, b) => ({
+      visible: a.visible + b.visible,
+      otherBranches: a.otherBranches + b.otherBranches,
+      hidden: a.hidden + b.hidden,
+    }));
     const { summary } = await parse(path);
     expect(summary.messages).toEqual(expected);
   });

@@ -109,3 +109,23 @@ describe('sanitizeForRead', () => {
     expect(makeLinksInert('no links here')).toEqual({ text: 'no links here', count: 0 });
   });
 });
+
+describe('pathological inputs (a hang guard, not a benchmark)', () => {
+  const inputs = [
+    '!['.repeat(50_000),
+    '['.repeat(100_000),
+    '<a href="'.repeat(20_000),
+    '-----BEGIN PRIVATE KEY-----\nabc\n'.repeat(5_000),
+    ('sk-' + 'a-'.repeat(50)).repeat(1_000),
+    ('http://' + 'u'.repeat(50) + ':' + 'p'.repeat(50)).repeat(1_000),
+    ('remember always ' + 'x '.repeat(30)).repeat(2_000),
+  ];
+  it.each(inputs.map((text, i) => [i, text] as const))(
+    'input %i finishes in both directions',
+    (_i, text) => {
+      expect(applyWriteSafety(text).text.length).toBeGreaterThan(0);
+      expect(sanitizeForRead(text).text.length).toBeGreaterThan(0);
+    },
+    20_000,
+  );
+});

@@ -42,7 +42,8 @@ function fromOutput(output: unknown[], ctx: ParseContext): Rendered {
   return { text: text.filter((t) => t !== '').join('\n\n'), reasoning: reasoning.filter((t) => t !== '').join('\n\n') };
 }
 
-const DETAILS = /<details\b([^>]*)>([\s\S]*?)<\/details>/giu;
+// A block may not run into the next <details>: unclosed blocks cannot make the scan quadratic.
+const DETAILS = /<details\b([^>]{0,1000})>((?:(?!<details\b)[\s\S])*?)<\/details>/giu;
 
 /** Splits `<details type="reasoning">` out of inline content; tool-call blocks become placeholders. */
 function fromContent(content: string): Rendered {

@@ -77,8 +77,11 @@ export type ZipEvent =
   | { type: 'data'; index: number; data: Uint8Array }
   | { type: 'end'; index: number };
 
-/** Slices input so one push can inflate at most ~64 KiB x the deflate maximum ratio (~1032). */
-const PUSH_BYTES = 64 * 1024;
+/**
+ * Input is pushed in slices so one push can inflate at most 16 KiB x the deflate maximum ratio
+ * (~1032), about 16 MiB, before the limits are checked: the worst transient a bomb can cause.
+ */
+const PUSH_BYTES = 16 * 1024;
 
 export class ZipReader {
   private readonly unzip: Unzip;

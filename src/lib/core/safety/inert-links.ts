@@ -35,10 +35,11 @@ export function defang(url: string): string {
   return host ? scheme.replace(host, host.replace(/\./gu, '[.]')) : scheme;
 }
 
-const MD_IMAGE = /!\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/gu;
-const MD_IMAGE_REF = /!\[([^\]\n]*)\]\[[^\]\n]*\]/gu;
-const HTML_IMAGE = /<img\b[^>]*>/giu;
-const MD_LINK = /(?<!!)\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/gu;
+const MD_IMAGE = /!\[([^\]\n]{0,300})\]\(\s*<?([^)\s>]{0,4000})>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/gu;
+const MD_IMAGE_REF = /!\[([^\]\n]{0,300})\]\[[^\]\n]{0,300}\]/gu;
+const HTML_IMAGE = /<img\b[^>]{0,4000}>/giu;
+const MD_LINK = /(?<!!)\[([^\]\n]{0,300})\]\(\s*<?([^)\s>]{0,4000})>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/gu;
+// Bounded quantifiers: a line of ten thousand "[" must not make a scan quadratic.
 const REF_DEFINITION = /^( {0,3}\[[^\]\n]+\]:\s*)<?(\S+?)>?((?:\s+.*)?)$/gmu;
 const BARE_URL = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>()"'`\]]+/giu;
 

@@ -45,7 +45,7 @@ const PATTERNS: readonly [InjectionKind, RegExp][] = [
     'memory-poisoning',
     /\b(?:save|store|add|write|commit)\s+(?:this|the\s+following|that)\s+(?:to|in|into)\s+(?:your\s+)?(?:long[-\s]term\s+)?memory\b|\bupdate\s+your\s+memory\b/u,
   ],
-  ['exfiltration', /!\[[^\]]*\]\([^)]*(?:\{\{|\$\{|%7b%7b)/u],
+  ['exfiltration', /!\[[^\]\n]{0,300}\]\([^)\n]{0,4000}?(?:\{\{|\$\{|%7b%7b)/u],
   [
     'exfiltration',
     /\b(?:send|post|upload|forward|leak|exfiltrate|append)\b[^\n]{0,60}?\b(?:conversation|chat\s+history|messages|memory|memories|data|secrets?|keys?|passwords?)\b[^\n]{0,60}?(?:https?:\/\/|\bto\s+\S+@\S+)/u,

@@ -45,8 +45,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: 'private-key',
     // A whole PEM/OpenSSH/PGP private key block, or a cut-off one (BEGIN and its base64 lines).
+    // The block may not run into the next BEGIN, so many BEGIN lines without an END stay linear.
     pattern:
-      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:\s*[A-Za-z0-9+/=:-]{8,}[^\S\n]*(?:\n|$))+)/gu,
+      /-----BEGIN [A-Z0-9 ]{0,20}PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN )[\s\S]){0,16384}?-----END [A-Z0-9 ]{0,20}PRIVATE KEY(?: BLOCK)?-----|(?:\s*[A-Za-z0-9+/=:-]{8,}[^\S\n]*(?:\n|$))+)/gu,
   },
   { kind: 'anthropic-key', pattern: new RegExp(`${B}sk-ant-(?:[a-z]+\\d{2}-)?[A-Za-z0-9_-]{20,}${E}`, 'gu') },
   // Legacy keys are one unbroken run of letters and digits; project / service keys name their kind.
@@ -78,7 +79,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { kind: 'npm-token', pattern: new RegExp(`${B}npm_[A-Za-z0-9]{36}${E}`, 'gu') },
   { kind: 'jwt', pattern: new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${E}`, 'gu') },
   { kind: 'bearer-token', pattern: /(\bBearer\s+)((?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{20,}=*)/gu, group: 2 },
-  { kind: 'url-password', pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]{3,})(?=@)/giu, group: 2 },
+  { kind: 'url-password', pattern: /(\b[a-z][a-z0-9+.-]{0,15}:\/\/[^\s:/@]{1,128}:)([^\s@/]{3,256})(?=@)/giu, group: 2 },
   {
     kind: 'assigned-secret',
     // api_key = "..." / "password": "..." in code and config; the value must be quoted and not a

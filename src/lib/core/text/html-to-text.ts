@@ -44,18 +44,21 @@ export function decodeEntities(text: string): string {
 
 export function htmlToText(html: string): string {
   const text = html
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/giu, '')
+    .replace(/<(script|style)\b[^>]{0,1000}>[\s\S]{0,100000}?<\/\1\s*>/giu, '')
     .replace(/<br\s*\/?>/giu, '\n')
-    .replace(/<li\b[^>]*>/giu, '\n- ')
+    .replace(/<li\b[^>]{0,1000}>/giu, '\n- ')
     .replace(/<\/li\s*>/giu, '')
     .replace(/<\/(p|div|h[1-6]|tr|ul|ol|pre|blockquote|table)\s*>/giu, '\n')
-    .replace(/<(p|div|h[1-6]|ul|ol|pre|blockquote|table)\b[^>]*>/giu, '\n')
-    .replace(/<\/?(b|strong)\b[^>]*>/giu, '**')
-    .replace(/<\/?code\b[^>]*>/giu, '`')
-    .replace(/<a\b[^>]*?href\s*=\s*"([^"]*)"[^>]*>([\s\S]*?)<\/a\s*>/giu, (_m, href: string, inner: string) =>
-      inner.trim() === '' || inner.trim() === href ? href : `${inner} (${href})`,
-    )
-    .replace(/<[^>]*>/gu, '');
+    .replace(/<(p|div|h[1-6]|ul|ol|pre|blockquote|table)\b[^>]{0,1000}>/giu, '\n')
+    .replace(/<\/?(b|strong)\b[^>]{0,1000}>/giu, '**')
+    .replace(/<\/?code\b[^>]{0,1000}>/giu, '`')
+    .replace(/<a\b([^>]{0,2000})>([\s\S]{0,4000}?)<\/a\s*>/giu, (whole, attrs: string, inner: string) => {
+      const href = /href\s*=\s*"([^"]*)"/iu.exec(attrs)?.[1];
+      if (href === undefined) return inner;
+      return inner.trim() === '' || inner.trim() === href ? href : `${inner} (${href})`;
+    })
+    // Bounded: a "<" with no ">" after it must not make the scan quadratic.
+    .replace(/<[^<>]{0,2000}>/gu, '');
   return decodeEntities(text)
     .replace(/[ \t]+\n/gu, '\n')
     .replace(/\n{3,}/gu, '\n\n')
