@@ -114,6 +114,30 @@ describe('streaming a generated ChatGPT export', () => {
     expect(summary.errors.map((e) => e.code)).toEqual(['import/too-large']);
   });
 
+  it('still streams a list that starts after a long run of whitespace', async () => {
+    const padded = new Uint8Array(10_000 + bytes.length).fill(0x20);
+    padded.set(bytes, 10_000);
+    const { summary } = await parseAll(padded, { limits: { maxDocumentChars: 100_000 } });
+    expect(summary).toMatchObject({ conversations: 60, errors: [] });
+  });
+
+  it('cancels the source stream when a file fails early', async () => {
+    let cancelled = false;
+    let pulls = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        controller.enqueue(pulls === 1 ? new TextEncoder().encode('[{"a":1} {') : new Uint8Array(1000).fill(0x20));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const { summary } = await parseAll(endless);
+    expect(summary.errors.map((e) => e.code)).toEqual(['import/not-json']);
+    expect(cancelled).toBe(true);
+  });
+
   it('refuses a non-list document larger than the document limit', async () => {
     const big = new TextEncoder().encode(`User: ${'a'.repeat(20_000)}\nAssistant: b`);
     const { summary } = await parseAll(big, { limits: { maxDocumentChars: 10_000 } });

@@ -52,6 +52,7 @@ export interface FileResult {
 
 /** Characters looked at before deciding between a list, a whole document and text. */
 const HEAD_CHARS = 4096;
+const MAX_HEAD_CHARS = 1024 * 1024;
 
 export class FileParser {
   private readonly decoder: ByteDecoder;
@@ -145,7 +146,8 @@ export class FileParser {
   private text(chunk: string, final: boolean, out: Emitted[]): void {
     if (this.mode === 'head') {
       this.head += chunk;
-      if (this.head.length < HEAD_CHARS && !final) return;
+      // Leading whitespace does not count: the decision needs the first real characters.
+      if (!final && this.head.length < MAX_HEAD_CHARS && this.head.trimStart().length < HEAD_CHARS) return;
       chunk = this.head;
       this.head = '';
       this.decide(chunk);

@@ -38,13 +38,19 @@ export async function* byteChunks(source: ByteSource): AsyncGenerator<Uint8Array
   }
   if (typeof ReadableStream !== 'undefined' && source instanceof ReadableStream) {
     const reader = source.getReader();
+    let finished = false;
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
+        if (done) {
+          finished = true;
+          return;
+        }
         yield value;
       }
     } finally {
+      // Stopped early (a failed file, a cancel): tell the source, so a file read stops too.
+      if (!finished) await reader.cancel().catch(() => undefined);
       reader.releaseLock();
     }
   }
