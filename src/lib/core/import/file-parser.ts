@@ -11,7 +11,7 @@ import { VaultFailure, vaultError, type VaultError } from '../errors';
 import { label, type ElementParser, type ElementResult } from './context';
 import { ByteDecoder } from './decode';
 import { describeJson, detectDocument, detectElement, DETECT_WINDOW } from './detect';
-import { looksLikeJson, parseJsonDocument, safeJsonParse } from './json';
+import { isJsonContainer, looksLikeJson, parseJsonDocument, parseJsonLines, safeJsonParse } from './json';
 import { JsonArraySplitter, SplitError, type SplitElement } from './json-array-splitter';
 import {
   countMessages,
@@ -289,31 +289,4 @@ export class FileParser {
     countMessages(conv.messages, this.result.messages);
     out.push({ type: 'conversation', conversation: conv });
   }
-}
-
-/** Valid JSON that is a list or an object (`[1, 2]`), as opposed to prose that starts with a bracket. */
-function isJsonContainer(text: string): boolean {
-  const first = text.trimStart()[0];
-  if (first !== '[' && first !== '{') return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** JSON Lines (one object per line), which some tools write instead of a list. */
-function parseJsonLines(text: string): unknown[] | null {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length < 2) return null;
-  const out: unknown[] = [];
-  for (const line of lines) {
-    try {
-      out.push(safeJsonParse(line).value);
-    } catch {
-      return null;
-    }
-  }
-  return out;
 }

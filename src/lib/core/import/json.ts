@@ -124,3 +124,30 @@ export function parseJsonDocument(text: string, origin: TextOrigin): Result<Safe
 export function looksLikeJson(text: string): boolean {
   return /^\s*(?:\{\s*(?:"|\}|$)|\[\s*(?:[[{"\]]|$))/u.test(text);
 }
+
+/** Valid JSON that is a list or an object (`[1, 2]`), as opposed to prose that starts with a bracket. */
+export function isJsonContainer(text: string): boolean {
+  const first = text.trimStart()[0];
+  if (first !== '[' && first !== '{') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** JSON Lines (one object per line), which some tools write instead of a list. */
+export function parseJsonLines(text: string): unknown[] | null {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length < 2) return null;
+  const out: unknown[] = [];
+  for (const line of lines) {
+    try {
+      out.push(safeJsonParse(line).value);
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}
