@@ -1,5 +1,5 @@
 import { derivedRecordId } from '../core/ids';
-import type { ConversationRecord, MessageRecord, Role, Source } from '../core/records';
+import type { ConversationRecord, MessageRecord, NoteRecord, Role, Source } from '../core/records';
 import { sha256Hex } from '../core/text/normalize';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -68,6 +68,7 @@ function bucketOf(m: IncomingMessage): 'hidden' | 'other' | 'visible' {
 export class ImportSession {
   private readonly updates = new Map<string, PendingUpdate>();
   private readonly placements = new Map<string, PlacementUpdate>();
+  private readonly resources = new Map<string, NoteRecord>();
   private stagedConversations = 0;
   private stagedMessages = 0;
 
@@ -259,13 +260,27 @@ export class ImportSession {
     this.stagedMessages += messages.length;
   }
 
+  /**
+   * Holds a resource note (pasted text that is no chat) until `publish`: resources are few and
+   * small, so they wait in memory rather than as staged rows. Returns false when the vault (or this
+   * file) already has it.
+   */
+  async stageResource(note: Omit<NoteRecord, 'hlc'>): Promise<boolean> {
+    if (this.resources.has(note.id)) return false;
+    const existing = await withStoreTimeout(this.db.notes.get(note.id), { ...this.tx, label: 'looking up a resource' });
+    if (existing) return false;
+    this.resources.set(note.id, { ...note, hlc: this.stamp() });
+    return true;
+  }
+
   /** Makes every staged row of this file visible, and applies updates to grown conversations. */
   async publish(): Promise<void> {
     await runTx(
       this.db,
       'rw',
-      [this.db.conversations, this.db.messages],
+      [this.db.conversations, this.db.messages, this.db.notes],
       async () => {
+        if (this.resources.size) await this.db.notes.bulkPut([...this.resources.values()]);
         await this.db.conversations.where('importId').equals(this.stageKey).modify({ state: 'visible' });
         await this.db.messages.where('importId').equals(this.stageKey).modify({ state: 'visible' });
         for (const placement of this.placements.values()) {

@@ -71,6 +71,8 @@ export interface ParsedResource {
 export interface SkippedItem {
   what: string;
   reason: string;
+  /** 'entry' for an archive entry that was not read; otherwise a conversation-level item. */
+  kind?: 'conversation' | 'entry';
 }
 
 export interface ContentTypeCount {

@@ -83,7 +83,7 @@ export async function* readZipArchive(
       fatal ??= result.errors[0]!;
       fatalReported = true;
     } else {
-      result.skipped.push({ what: `archive entry "${entry.name}"`, reason: result.errors.map((e) => e.message).join(' ') });
+      result.skipped.push({ what: `archive entry "${entry.name}"`, reason: result.errors.map((e) => e.message).join(' '), kind: 'entry' });
       result.errors = [];
     }
   };
