@@ -55,7 +55,7 @@ describe('ChatGPT ZIP exports', () => {
       });
       expect(conversations.map((c) => c.externalId)).toEqual(['c1', 'c2']);
       expect(summary.skipped).toEqual([
-        { what: 'archive entry "user.json"', reason: expect.stringMatching(/not a chat export we know/u) as unknown },
+        { kind: 'entry', what: 'archive entry "user.json"', reason: expect.stringMatching(/not a chat export we know/u) as unknown },
       ]);
       expect(summary.notes).toEqual([
         '3 other archive entries were not read (images, attachments, HTML pages)',
