@@ -1,6 +1,7 @@
 import type { Command } from '../command';
 import { evalCommand } from './eval';
+import { importCommand } from './import';
 import { versionCommand } from './version';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [versionCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [versionCommand, importCommand, evalCommand];

@@ -16,19 +16,18 @@ export class ConversationsRepo {
     return withStoreTimeout(this.db.conversations.get(id), { ...this.tx, label: 'reading a conversation' });
   }
 
-  /** Visible conversations, newest first. */
+  /**
+   * Visible conversations, newest first (by last update, else creation; undated ones last). Sorted
+   * here rather than by index: conversations without dates are absent from a date index.
+   */
   async listVisible(limit = 200, offset = 0): Promise<ConversationRecord[]> {
-    const rows = await withStoreTimeout(
-      this.db.conversations
-        .orderBy('updatedAt')
-        .reverse()
-        .filter((c) => c.state === 'visible')
-        .offset(offset)
-        .limit(limit)
-        .toArray(),
-      { ...this.tx, label: 'listing conversations' },
-    );
-    return rows;
+    const rows = await withStoreTimeout(this.db.conversations.where('state').equals('visible').toArray(), {
+      ...this.tx,
+      label: 'listing conversations',
+    });
+    const when = (c: ConversationRecord) => c.updatedAt ?? c.createdAt ?? -Infinity;
+    rows.sort((a, b) => when(b) - when(a) || a.title.localeCompare(b.title));
+    return rows.slice(offset, offset + limit);
   }
 
   countVisible(): Promise<number> {

@@ -36,6 +36,11 @@ export interface ImportOptions {
   now?: () => number;
   /** Called once per file after its rows became visible (queue follow-up work here). */
   onPublished?: (published: { conversationIds: string[]; resourceIds: string[] }) => Promise<void>;
+  /**
+   * Called when the import's row exists and before any file is read; the returned function is
+   * called when the import ends (the browser holds a Web Lock named after the import meanwhile).
+   */
+  onStarted?: (importId: string) => Promise<() => void>;
 }
 
 /** Conversations per write batch, and messages (whichever limit is reached first). */
@@ -54,14 +59,19 @@ export async function runImport(vault: Vault, inputs: readonly ImportInput[], op
   const startedAt = now();
   const label = inputs.map((i) => i.name).join(', ');
   await vault.imports.put({ id, startedAt, finishedAt: null, status: 'running', label, report: null });
+  const release = (await options.onStarted?.(id)) ?? (() => undefined);
   const files: FileReport[] = [];
-  for (let index = 0; index < inputs.length; index++) {
-    if (options.signal?.aborted) {
-      const cancelled = vaultError('import/cancelled', `Import cancelled before ${inputs[index]!.name} was read.`);
-      files.push(discardStored(emptyFileReport(inputs[index]!.name), 'cancelled', cancelled));
-      continue;
+  try {
+    for (let index = 0; index < inputs.length; index++) {
+      if (options.signal?.aborted) {
+        const cancelled = vaultError('import/cancelled', `Import cancelled before ${inputs[index]!.name} was read.`);
+        files.push(discardStored(emptyFileReport(inputs[index]!.name), 'cancelled', cancelled));
+        continue;
+      }
+      files.push(await importOne(vault, inputs[index]!, { id, index, count: inputs.length, now, options }));
     }
-    files.push(await importOne(vault, inputs[index]!, { id, index, count: inputs.length, now, options }));
+  } finally {
+    release();
   }
   const report: ImportReport = { id, startedAt, finishedAt: now(), status: overallStatus(files), files, totals: totalsOf(files) };
   await vault.imports.put({

@@ -182,3 +182,47 @@ describe('runImport: bad input loses nothing', () => {
     expect(await vault.db.messages.count()).toBe(0);
   });
 });
+
+describe('rollbackInterrupted', () => {
+  it('removes the staged rows of an import a closed tab left running, and keeps one still running elsewhere', async () => {
+    const { rollbackInterrupted } = await import('../../../src/lib/store/import-recovery');
+    const { ImportSession } = await import('../../../src/lib/store/import-session');
+    const vault = await fresh();
+    await runImport(vault, [file('kept.txt', new TextEncoder().encode(TRANSCRIPT))]);
+    const kept = await vault.db.messages.count();
+    for (const id of ['imp_closed', 'imp_elsewhere']) {
+      await vault.imports.put({ id, startedAt: 1, finishedAt: null, status: 'running', label: `${id}.json`, report: null });
+      const session = new ImportSession(vault.db, `${id}/0`, () => vault.clock.stamp());
+      await session.add([
+        {
+          source: 'chatgpt',
+          externalId: id,
+          title: id,
+          createdAt: null,
+          updatedAt: null,
+          messages: [
+            {
+              externalId: 'm',
+              role: 'user',
+              text: id,
+              contentHash: 'h'.repeat(64),
+              createdAt: null,
+              parentExternalId: null,
+              onVisiblePath: true,
+              hidden: false,
+              flags: [],
+            },
+          ],
+        },
+      ]);
+    }
+    const locks = {
+      query: async () => ({ held: [{ name: 'engram-import:imp_elsewhere', mode: 'exclusive' }], pending: [] }),
+    } as unknown as LockManager;
+    expect(await rollbackInterrupted(vault, locks, () => 5)).toBe(1);
+    expect((await vault.imports.get('imp_closed'))?.status).toBe('cancelled');
+    expect((await vault.imports.get('imp_elsewhere'))?.status).toBe('running');
+    expect(await vault.db.messages.count()).toBe(kept + 1); // only the one still running elsewhere is staged
+    expect(await vault.db.conversations.where('importId').startsWith('imp_closed/').count()).toBe(0);
+  });
+});
