@@ -10,13 +10,18 @@
  * raw.githubusercontent.com. A static build cannot change its policy at run time, so every host
  * a person may enable is listed; the app itself never contacts them unless asked to.
  */
-export const MODEL_HOSTS = ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co', 'https://raw.githubusercontent.com'];
+export const MODEL_HOSTS = /** @type {const} */ ([
+  'https://huggingface.co',
+  'https://*.huggingface.co',
+  'https://*.hf.co',
+  'https://raw.githubusercontent.com',
+]);
 
 /**
  * An OpenAI-compatible model server on the person's own machine (DESIGN: "an optional
  * OpenAI-compatible endpoint on the user's own machine"). Loopback only.
  */
-export const LOCAL_MODEL_HOSTS = ['http://localhost:*', 'http://127.0.0.1:*'];
+export const LOCAL_MODEL_HOSTS = /** @type {const} */ (['http://localhost:*', 'http://127.0.0.1:*']);
 
 /**
  * Directives in SvelteKit's `kit.csp.directives` form (keywords unquoted; Kit quotes them).
@@ -26,7 +31,7 @@ export const LOCAL_MODEL_HOSTS = ['http://localhost:*', 'http://127.0.0.1:*'];
  *   code, and every URL a style could load is still limited to 'self' by img-src/font-src.
  * - frame-ancestors only works as a header: Kit drops it from the meta tag.
  *
- * @type {import('@sveltejs/kit').CspDirectives}
+ * @type {NonNullable<NonNullable<import('@sveltejs/kit').KitConfig['csp']>['directives']>}
  */
 export const CSP_DIRECTIVES = {
   'default-src': ['self'],

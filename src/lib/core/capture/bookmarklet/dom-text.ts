@@ -78,10 +78,12 @@ function isSkipped(el: Element): boolean {
   return false;
 }
 
-function keepsWhitespace(el: Element): boolean {
+function keepsWhitespace(el: Element, tag: string): boolean {
   if (/(^|\s)(whitespace-pre|whitespace-pre-wrap|whitespace-pre-line|whitespace-break-spaces)(\s|$)/.test(el.getAttribute('class') ?? '')) {
     return true;
   }
+  // Computed style only for elements that hold text blocks (it is the slow part on long threads).
+  if (!BLOCK_TAGS.has(tag) && tag !== 'SPAN') return false;
   const style = el.ownerDocument.defaultView?.getComputedStyle?.(el);
   const mode = style?.whiteSpace ?? '';
   return mode.startsWith('pre') || mode === 'break-spaces';
@@ -145,6 +147,11 @@ function tex(el: Element): string | null {
   return el.classList.contains('katex-display') || el.parentElement?.classList.contains('katex-display') ? `$$${source}$$` : `$${source}$`;
 }
 
+/** A marker for the text just pushed to `ctx.codes`, put back verbatim after tidying. */
+function protect(ctx: Context): string {
+  return `${CODE_MARK}${ctx.codes.length - 1}${CODE_MARK}`;
+}
+
 function children(node: Node, ctx: Context): string {
   let out = '';
   for (const child of Array.from(node.childNodes)) out += render(child, ctx);
@@ -185,7 +192,7 @@ function renderElement(el: Element, ctx: Context): string {
   switch (tag) {
     case 'PRE':
       ctx.codes.push(fence(preText(el), codeLanguage(el)));
-      return `\n\n${CODE_MARK}${ctx.codes.length - 1}${CODE_MARK}\n\n`;
+      return `\n\n${protect(ctx)}\n\n`;
     case 'CODE':
       return ctx.pre ? (el.textContent ?? '') : inlineCode(el.textContent ?? '');
     case 'BR':
@@ -201,7 +208,8 @@ function renderElement(el: Element, ctx: Context): string {
       return `\n\n${'#'.repeat(Number(tag[1]))} ${children(el, ctx).trim()}\n\n`;
     case 'UL':
     case 'OL':
-      return ctx.listDepth > 0 ? `\n${children(el, ctx)}\n` : `\n\n${children(el, ctx)}\n\n`;
+      // A nested list continues its item's text on the next lines (each item starts with \n).
+      return ctx.listDepth > 0 ? `${children(el, ctx)}\n` : `\n\n${children(el, ctx)}\n\n`;
     case 'LI':
       return listItem(el, ctx);
     case 'BLOCKQUOTE': {
@@ -235,7 +243,14 @@ function renderElement(el: Element, ctx: Context): string {
       return /^https?:\/\//i.test(href) && inner.trim() && inner.trim() !== href ? `[${inner.trim()}](${href})` : inner;
     }
     default: {
-      const inner = keepsWhitespace(el) ? children(el, { ...ctx, pre: true }) : children(el, ctx);
+      let inner: string;
+      if (!ctx.pre && keepsWhitespace(el, tag)) {
+        // Pre-wrapped text (a user's message) keeps its line breaks and indentation verbatim.
+        ctx.codes.push(children(el, { ...ctx, pre: true }));
+        inner = protect(ctx);
+      } else {
+        inner = children(el, ctx);
+      }
       return BLOCK_TAGS.has(tag) ? `\n${inner}\n` : inner;
     }
   }
@@ -251,14 +266,24 @@ function render(node: Node, ctx: Context): string {
   return '';
 }
 
-/** Tidies spacing outside code blocks, then puts the code blocks back verbatim. */
+const LIST_MARKER = /^(?:- |\d+\. )/;
+const MARKER = new RegExp(`${CODE_MARK}(\\d+)${CODE_MARK}`, 'g');
+
+/** Tidies spacing outside protected text (code blocks, pre-wrapped text), then puts it back verbatim. */
 function tidy(text: string, codes: readonly string[]): string {
-  const tidied = text
+  let tidied = text
     .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n[ \t]+(?=\S)/g, (match) => (/^\n {2,}(?:- |\d+\. )/.test(match) ? match : '\n'))
+    // Indentation left over from HTML formatting goes, except before a nested list item.
+    .replace(/\n[ \t]+(?=\S)/g, (match: string, offset: number, all: string) =>
+      LIST_MARKER.test(all.slice(offset + match.length)) ? match : '\n',
+    )
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  return tidied.replace(new RegExp(`${CODE_MARK}(\\d+)${CODE_MARK}`, 'g'), (_, index: string) => codes[Number(index)] ?? '');
+  // Protected text may itself hold markers (a code block inside pre-wrapped text).
+  for (let round = 0; round < 8 && tidied.includes(CODE_MARK); round++) {
+    tidied = tidied.replace(MARKER, (_, index: string) => codes[Number(index)] ?? '');
+  }
+  return tidied;
 }
 
 /** The readable text of an element (or a fragment from a selection), as Markdown. */

@@ -49,8 +49,12 @@ function resource(win: PageWindow, source: ResourceCapture['source'], method: Re
   return payload;
 }
 
-function mainText(doc: Document): { text: string; method: 'article' | 'main-text' } {
-  const article = doc.querySelector('article');
+/**
+ * The page's own text: on an ordinary page its article, else its main element, else the body; on
+ * a chat site (whose turns are often <article>s) the main element, so the whole thread is kept.
+ */
+function mainText(doc: Document, chatSite: boolean): { text: string; method: 'article' | 'main-text' } {
+  const article = chatSite ? null : doc.querySelector('article');
   const articleText = article ? nodeToText(article) : '';
   if (articleText) return { text: articleText, method: 'article' };
   const main = doc.querySelector('main, [role="main"]') ?? doc.body;
@@ -97,7 +101,7 @@ export function readPage(win: PageWindow, now: Date): PageReading {
       notice: `${unrecognized}captured your selection.`.replace(/^c/, 'C'),
     };
   }
-  const { text, method } = mainText(win.document);
+  const { text, method } = mainText(win.document, source !== null);
   if (!text) throw new Error('This page has no text to capture. Select some text and try again.');
   const what = method === 'article' ? 'the article text' : "the page's main text";
   return {
