@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { err, ok, vaultError, type Result } from '../errors';
 import { PAYLOAD_TYPE, PROTOCOL_VERSION } from './protocol';
 
+// The app's CSP forbids eval (script-src has no 'unsafe-eval'). Zod otherwise probes
+// `new Function` once to speed up object parsing, which the browser reports as a CSP violation
+// even though zod catches the error. Same results, no probe. (Global: belongs in app start-up
+// once more modules use zod.)
+z.config({ jitless: true });
+
 /**
  * What a capture may hold. A payload over any limit is refused whole (`capture/too-large`), never
  * truncated silently: the person is told to capture less (a selection) or to export the archive.
