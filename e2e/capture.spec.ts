@@ -205,3 +205,12 @@ test('Share → Engram Vault lands on the capture page with the same preview and
   expect(await capture.confirm()).toBe(1);
   expect(await capture.stored()).toEqual({ conversations: 1, messages: 1 });
 });
+
+test('the capture page keeps its opener (no isolation); leaving it reloads into an isolated screen', async ({ page }) => {
+  const capture = new CapturePage(page);
+  await capture.open();
+  expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(false);
+  await page.getByTestId('nav-recall').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Recall' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+});
