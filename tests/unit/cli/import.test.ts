@@ -53,11 +53,7 @@ describe('engram import', () => {
       .map((l) => JSON.parse(l) as { table: string; row: Record<string, unknown> });
     expect(rows.filter((r) => r.table === 'conversations')).toHaveLength(1);
     const messages = rows.filter((r) => r.table === 'messages').sort((a, b) => (a.row.ordinal as number) - (b.row.ordinal as number));
-    expect(messages.map((r) => r.row.text)).toEqual([
-      'what is the plan?',
-      'ship the importer first.',
-      'agreed, importer first.',
-    ]);
+    expect(messages.map((r) => r.row.text)).toEqual(['what is the plan?', 'ship the importer first.', 'agreed, importer first.']);
     expect(rows.filter((r) => r.table === 'imports')).toHaveLength(1);
   });
 
