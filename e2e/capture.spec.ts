@@ -86,7 +86,7 @@ test('ChatGPT: the bookmarklet hands the thread over, the preview shows it in or
   await expect(capture.preview).toHaveAttribute('data-new', String(want.messages.length));
 
   expect(await capture.confirm()).toBe(want.messages.length);
-  expect(await capture.stored()).toEqual({ conversations: 1, messages: want.messages.length });
+  expect(await capture.stored()).toEqual({ conversations: 1, messages: want.messages.length, resources: 0 });
   expect(await capture.page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
 
   // The same conversation again: everything is already stored, nothing is added.
@@ -94,7 +94,7 @@ test('ChatGPT: the bookmarklet hands the thread over, the preview shows it in or
   await expect(again.preview).toHaveAttribute('data-new', '0');
   await expect(again.page.getByTestId('capture-counts')).toContainText(`0 new, ${want.messages.length} already in your vault`);
   expect(await again.confirm()).toBe(0);
-  expect(await again.stored()).toEqual({ conversations: 1, messages: want.messages.length });
+  expect(await again.stored()).toEqual({ conversations: 1, messages: want.messages.length, resources: 0 });
 });
 
 test('Claude: roles, order, code blocks and title come through and are stored', async ({ context, chat }) => {
@@ -109,7 +109,7 @@ test('Claude: roles, order, code blocks and title come through and are stored', 
   // A code block that itself contains a ``` fence stays one block.
   await expect(capture.messages.nth(15).locator('pre code.language-markdown')).toContainText("```js\nconsole.log('nested');\n```");
   expect(await capture.confirm()).toBe(want.messages.length);
-  expect(await capture.stored()).toEqual({ conversations: 1, messages: want.messages.length });
+  expect(await capture.stored()).toEqual({ conversations: 1, messages: want.messages.length, resources: 0 });
 });
 
 test('a page on a third origin posting a well-formed payload is ignored', async ({ context, chat }) => {
@@ -144,7 +144,7 @@ test('a page on a third origin posting a well-formed payload is ignored', async 
   await expect.poll(async () => Number(await capture.status.getAttribute('data-ignored'))).toBeGreaterThan(2);
   // ...nothing was shown or stored, and the ready announcement never reached that origin.
   await expect(capture.preview).toHaveCount(0);
-  expect(await capture.stored()).toEqual({ conversations: 0, messages: 0 });
+  expect(await capture.stored()).toEqual({ conversations: 0, messages: 0, resources: 0 });
   expect(await chat.evaluate(() => (window as unknown as { __heard: unknown[] }).__heard)).toEqual([]);
 });
 
@@ -170,7 +170,7 @@ test('when the chat page cuts the opener, the bookmarklet copies the capture and
   await expect(capture.messages).toHaveCount(want.messages.length);
   expect(await capture.roles()).toEqual(want.messages.map((m) => m.role));
   expect(await capture.confirm()).toBe(want.messages.length);
-  expect(await capture.stored()).toEqual({ conversations: 1, messages: want.messages.length });
+  expect(await capture.stored()).toEqual({ conversations: 1, messages: want.messages.length, resources: 0 });
 });
 
 test('on any other page the selection is copied as a resource and can be pasted', async ({ context, chat, baseURL }) => {
@@ -201,9 +201,9 @@ test('Share → Engram Vault lands on the capture page with the same preview and
   await expect(capture.messages).toHaveCount(1);
   await expect(page.getByTestId('capture-title')).toHaveText('A shared note');
   expect(new URL(page.url()).search).toBe('');
-  expect(await capture.stored()).toEqual({ conversations: 0, messages: 0 });
+  expect(await capture.stored()).toEqual({ conversations: 0, messages: 0, resources: 0 });
   expect(await capture.confirm()).toBe(1);
-  expect(await capture.stored()).toEqual({ conversations: 1, messages: 1 });
+  expect(await capture.stored()).toEqual({ conversations: 0, messages: 0, resources: 1 });
 });
 
 test('the capture page keeps its opener (no isolation); leaving it reloads into an isolated screen', async ({ page }) => {

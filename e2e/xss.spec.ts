@@ -14,6 +14,7 @@ const SCREENS = [
   ['/notes', 'Notes'],
   ['/capture', 'Capture'],
   ['/settings', 'Settings'],
+  ['/conversations', 'Conversations'],
 ] as const;
 
 test('the XSS corpus in messages and notes runs nothing and fetches nothing, on every screen', async ({ page, context, baseURL }) => {
@@ -45,9 +46,16 @@ test('the XSS corpus in messages and notes runs nothing and fetches nothing, on 
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     await expectInert(page, foreign);
   }
+  // The captured conversation itself, message by message.
+  await page.getByTestId('conversation-item').first().getByRole('link').click();
+  await expect(page.getByTestId('message')).toHaveCount(XSS_CORPUS.length);
+  await expect(page.getByTestId('message').first()).toContainText("<script>window.__pwned = 'script'</script>");
+  await expectInert(page, foreign);
   // The notes are there for the app (the inbox counts the provisional ones).
   await expect(page.getByTestId('nav-inbox')).toContainText(String(xssNotes().filter((n) => n.status === 'provisional').length));
-  expect(await capture.stored()).toEqual({ conversations: 2, messages: XSS_CORPUS.length + 1 });
+  // The captured thread is a conversation; the pasted corpus is one resource note, beside the seeded notes.
+  expect(await capture.stored()).toMatchObject({ conversations: 1, messages: XSS_CORPUS.length });
+  expect((await capture.stored()).resources).toBeGreaterThanOrEqual(1);
 });
 
 test('the CSP is sent as a header and as a meta tag, and the app runs under it without a violation', async ({ page, context }) => {

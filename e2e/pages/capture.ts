@@ -46,25 +46,26 @@ export class CapturePage {
     return Number(await result.getAttribute('data-added'));
   }
 
-  /** Visible messages and conversations stored in the vault (IndexedDB, read directly). */
-  async stored(): Promise<{ conversations: number; messages: number }> {
+  /** Conversations, messages and resource notes stored in the vault (IndexedDB, read directly). */
+  async stored(): Promise<{ conversations: number; messages: number; resources: number }> {
     return this.page.evaluate(
       () =>
-        new Promise<{ conversations: number; messages: number }>((resolve, reject) => {
+        new Promise<{ conversations: number; messages: number; resources: number }>((resolve, reject) => {
           const open = indexedDB.open('engram-vault');
           open.onerror = () => reject(open.error);
           open.onsuccess = () => {
             const db = open.result;
             if (!db.objectStoreNames.contains('messages')) {
               db.close();
-              resolve({ conversations: 0, messages: 0 });
+              resolve({ conversations: 0, messages: 0, resources: 0 });
               return;
             }
-            const tx = db.transaction(['conversations', 'messages'], 'readonly');
+            const tx = db.transaction(['conversations', 'messages', 'notes'], 'readonly');
             const conversations = tx.objectStore('conversations').count();
             const messages = tx.objectStore('messages').count();
+            const resources = tx.objectStore('notes').index('tier').count('resource');
             tx.oncomplete = () => {
-              resolve({ conversations: conversations.result, messages: messages.result });
+              resolve({ conversations: conversations.result, messages: messages.result, resources: resources.result });
               db.close();
             };
           };

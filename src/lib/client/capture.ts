@@ -1,15 +1,13 @@
 import type { CapturePayload } from '../core/capture/payload';
 import type { Role } from '../core/records';
-import { createStoreSink } from './capture-store-sink';
+import { createImportSink } from './capture-import-sink';
 import { mainVault } from './vault';
 
 /**
- * The seam between the capture page and whatever stores a capture. The page produces a validated
+ * The seam between the capture page and what stores a capture. The page produces a validated
  * `CapturePayload` and calls `previewCapture` (what would be stored) and, after the person
- * confirms, `saveCapture`. Until the importer (parsers + write-time safety: secret redaction,
- * hidden-character stripping, injection flags) is available, the sink is
- * `capture-store-sink.ts`, which writes the records directly with the store's repositories. The
- * importer integration replaces that one file (or calls `setCaptureSink` at start-up).
+ * confirms, `saveCapture`. The sink is the importer (capture-import-sink.ts): the same write-time
+ * safety, ids, staging and report as a file import.
  */
 export interface CapturePreviewMessage {
   ordinal: number;
@@ -43,7 +41,7 @@ export interface CaptureSink {
 let sink: CaptureSink | null = null;
 
 function currentSink(): CaptureSink {
-  sink ??= createStoreSink(mainVault);
+  sink ??= createImportSink(mainVault);
   return sink;
 }
 

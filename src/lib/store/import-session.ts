@@ -53,6 +53,19 @@ interface PlacementUpdate {
 
 type KnownMessages = Map<string, Pick<MessageRecord, 'ordinal' | 'branch'>>;
 
+/** Record ids derive from what names a record in its source: same export, same ids, anywhere. */
+export function conversationRecordId(source: Source, externalId: string): Promise<string> {
+  return derivedRecordId('conv', source, externalId);
+}
+
+export function messageRecordId(conversationId: string, externalId: string): Promise<string> {
+  return derivedRecordId('msg', conversationId, externalId);
+}
+
+export function resourceRecordId(externalId: string): Promise<string> {
+  return derivedRecordId('note', 'resource', externalId);
+}
+
 function bucketOf(m: IncomingMessage): 'hidden' | 'other' | 'visible' {
   return m.hidden ? 'hidden' : m.onVisiblePath ? 'visible' : 'other';
 }
@@ -86,7 +99,7 @@ export class ImportSession {
 
   /** Stores a batch of conversations (one lookup transaction, one write transaction). */
   async add(batch: readonly IncomingConversation[]): Promise<ConversationOutcome[]> {
-    const ids = await Promise.all(batch.map((c) => derivedRecordId('conv', c.source, c.externalId)));
+    const ids = await Promise.all(batch.map((c) => conversationRecordId(c.source, c.externalId)));
     const threadHashes = await Promise.all(
       batch.map((c) =>
         sha256Hex(
@@ -169,7 +182,7 @@ export class ImportSession {
       otherBranches: 0,
       hidden: 0,
     };
-    const messageIds = await Promise.all(incoming.messages.map((m) => derivedRecordId('msg', id, m.externalId)));
+    const messageIds = await Promise.all(incoming.messages.map((m) => messageRecordId(id, m.externalId)));
     let addedVisible = 0;
     let staged = false;
     for (let i = 0; i < incoming.messages.length; i++) {

@@ -1,20 +1,27 @@
 import { toVaultError, vaultError, type VaultError } from '../core/errors';
-import { derivedRecordId, newId } from '../core/ids';
-import type { ParsedConversation, ParsedResource, ParseSummary } from '../core/import/parsed';
+import { newId } from '../core/ids';
+import type { ImportEvent, ParsedConversation, ParsedResource, ParseSummary } from '../core/import/parsed';
 import { parseImport, type ByteSource } from '../core/import/parse-stream';
 import { discardStored, emptyFileReport, overallStatus, totalsOf, type FileReport, type ImportReport } from '../core/import/report';
 import { ProgressTracker } from '../core/jobs/progress';
-import { applyWriteSafety } from '../core/safety/write-safety';
+import { applyWriteSafety, type WriteSafetyResult } from '../core/safety/write-safety';
 import { contentHash, normalizeMultiline } from '../core/text/normalize';
-import { ImportSession, type IncomingConversation } from './import-session';
+import { ImportSession, resourceRecordId, type IncomingConversation, type IncomingMessage } from './import-session';
 import type { Vault } from './vault';
 
-export interface ImportInput {
-  /** Display name (the file name); never used as a path or for detection. */
-  name: string;
-  size: number | null;
-  bytes: ByteSource;
-}
+export type ImportInput =
+  | {
+      /** Display name (the file name); never used as a path or for detection. */
+      name: string;
+      size: number | null;
+      bytes: ByteSource;
+    }
+  | {
+      name: string;
+      size: number | null;
+      /** Already parsed (a capture): the same storage path, without the parser. */
+      events: AsyncIterable<ImportEvent>;
+    };
 
 export interface ImportProgress {
   importId: string;
@@ -116,7 +123,9 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
   };
   let summary: ParseSummary | null = null;
   try {
-    for await (const event of parseImport(input.bytes, { name: input.name, totalBytes: input.size, signal: ctx.options.signal })) {
+    const events =
+      'events' in input ? input.events : parseImport(input.bytes, { name: input.name, totalBytes: input.size, signal: ctx.options.signal });
+    for await (const event of events) {
       if (event.type === 'conversation') await writer.conversation(event.conversation);
       else if (event.type === 'resource') await writer.resource(event.resource, ctx.now());
       else if (event.type === 'progress') {
@@ -156,6 +165,42 @@ function applySummary(report: FileReport, summary: ParseSummary): void {
   report.conversations.found = report.conversations.stored + report.conversations.existing + skippedConversations;
 }
 
+/**
+ * A parsed conversation made ready to store: every message through write-time safety (secrets
+ * redacted, hidden characters stripped, injection flagged) and hashed from its safe text.
+ * `observe` sees each message's safety result (the report tallies them).
+ */
+export async function prepareConversation(
+  parsed: ParsedConversation,
+  observe: (result: WriteSafetyResult) => void = () => undefined,
+): Promise<IncomingConversation> {
+  const messages: IncomingMessage[] = await Promise.all(
+    parsed.messages.map(async (m) => {
+      const safe = applyWriteSafety(m.text);
+      observe(safe);
+      return {
+        externalId: m.externalId,
+        role: m.role,
+        text: safe.text,
+        contentHash: await contentHash(safe.text),
+        createdAt: m.createdAt,
+        parentExternalId: m.parentExternalId,
+        onVisiblePath: m.onVisiblePath,
+        hidden: m.hidden,
+        flags: safe.flags,
+      };
+    }),
+  );
+  return {
+    source: parsed.source,
+    externalId: parsed.externalId,
+    title: parsed.title,
+    createdAt: parsed.createdAt,
+    updatedAt: parsed.updatedAt,
+    messages,
+  };
+}
+
 /** Buffers safe, hashed conversations and writes them in bounded batches; tallies the report. */
 class BatchWriter {
   private batch: IncomingConversation[] = [];
@@ -191,7 +236,7 @@ class BatchWriter {
     const safe = this.safe(resource.text);
     const text = normalizeMultiline(safe.text);
     this.report.resources.found++;
-    const id = await derivedRecordId('note', 'resource', resource.externalId);
+    const id = await resourceRecordId(resource.externalId);
     const stored = await this.session.stageResource({
       id,
       text,
@@ -219,8 +264,11 @@ class BatchWriter {
     } else this.report.resources.existing++;
   }
 
-  private safe(text: string) {
-    const result = applyWriteSafety(text);
+  private safe(text: string): WriteSafetyResult {
+    return this.tally(applyWriteSafety(text));
+  }
+
+  private tally(result: WriteSafetyResult): WriteSafetyResult {
     for (const [kind, n] of Object.entries(result.redactions)) {
       this.report.redactions += n ?? 0;
       this.report.redactionsByKind[kind] = (this.report.redactionsByKind[kind] ?? 0) + (n ?? 0);
