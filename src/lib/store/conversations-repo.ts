@@ -37,11 +37,22 @@ export class ConversationsRepo {
     });
   }
 
-  countMessages(): Promise<number> {
-    return withStoreTimeout(this.db.messages.where('state').equals('visible').count(), { ...this.tx, label: 'counting messages' });
+  /**
+   * Messages on the visible threads of visible conversations. A message is visible when its
+   * conversation is (a new conversation's messages are hidden by their staged conversation).
+   */
+  async countMessages(): Promise<number> {
+    const rows = await withStoreTimeout(this.db.conversations.where('state').equals('visible').toArray(), {
+      ...this.tx,
+      label: 'counting messages',
+    });
+    return rows.reduce((n, c) => n + c.messageCount, 0);
   }
 
-  /** The messages of a conversation in thread order (visible path and other branches). */
+  /**
+   * The messages of a conversation in thread order (visible path and other branches), including
+   * staged ones of an import in progress: callers show only `state === 'visible'`.
+   */
   messages(conversationId: string): Promise<MessageRecord[]> {
     return withStoreTimeout(
       this.db.messages.where('[conversationId+ordinal]').between([conversationId, -Infinity], [conversationId, Infinity]).toArray(),

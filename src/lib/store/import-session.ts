@@ -82,6 +82,7 @@ export class ImportSession {
   private readonly updates = new Map<string, PendingUpdate>();
   private readonly placements = new Map<string, PlacementUpdate>();
   private readonly resources = new Map<string, NoteRecord>();
+  private readonly grownMessages: string[] = [];
   private stagedConversations = 0;
   private stagedMessages = 0;
 
@@ -227,9 +228,13 @@ export class ImportSession {
         contentHash: m.contentHash,
         flags: m.flags,
         importId: this.stageKey,
-        state: 'staged',
+        // A new conversation's messages are hidden by their staged conversation, so they need no
+        // flip at publish (touching every message again doubled the cost of a large import). New
+        // messages of an existing, visible conversation are staged themselves.
+        state: existing ? 'staged' : 'visible',
         hlc: this.stamp(),
       });
+      if (existing) this.grownMessages.push(messageId);
     }
     if (!existing) {
       conversationRows.push({
@@ -295,7 +300,7 @@ export class ImportSession {
       async () => {
         if (this.resources.size) await this.db.notes.bulkPut([...this.resources.values()]);
         await this.db.conversations.where('importId').equals(this.stageKey).modify({ state: 'visible' });
-        await this.db.messages.where('importId').equals(this.stageKey).modify({ state: 'visible' });
+        for (const id of this.grownMessages) await this.db.messages.update(id, { state: 'visible' });
         for (const placement of this.placements.values()) {
           await this.db.messages.update(placement.id, {
             ordinal: placement.ordinal,
@@ -325,23 +330,29 @@ export class ImportSession {
   }
 }
 
-/** Deletes staged rows whose stage key starts with `prefix` (an interrupted import's leftovers). */
+/**
+ * Deletes what unpublished files whose stage key starts with `prefix` left: their staged
+ * conversations with every message, and staged messages added to existing conversations. A file
+ * of the same import that was published keeps its rows.
+ */
 export function rollbackStaged(db: VaultDb, prefix: string, tx: TxOptions = {}): Promise<void> {
   return runTx(
     db,
     'rw',
     [db.conversations, db.messages],
     async () => {
-      await db.messages
-        .where('importId')
-        .startsWith(prefix)
-        .filter((m) => m.state === 'staged')
-        .delete();
-      await db.conversations
+      const staged = await db.conversations
         .where('importId')
         .startsWith(prefix)
         .filter((c) => c.state === 'staged')
+        .primaryKeys();
+      const unpublished = new Set(staged);
+      await db.messages
+        .where('importId')
+        .startsWith(prefix)
+        .filter((m) => m.state === 'staged' || unpublished.has(m.conversationId))
         .delete();
+      await db.conversations.bulkDelete(staged);
     },
     { ...tx, label: 'removing an unfinished import' },
   );

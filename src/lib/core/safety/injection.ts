@@ -52,16 +52,48 @@ const PATTERNS: readonly [InjectionKind, RegExp][] = [
   ],
 ];
 
-function fold(line: string): string {
-  return line.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ');
+/**
+ * What each pattern cannot match without (all required), in PATTERNS order. They are tested on
+ * the lowercased text before any per-line work, then per line, so the costly patterns (and the
+ * whitespace folding they need) run only on the rare lines that could match.
+ */
+const NEEDS: readonly RegExp[][] = [
+  [/ignore|disregard|forget|override|bypass|skip/, /instruction|prompt|rule|direction|directive|guideline|context|message|command/],
+  [/you\s+are\s+now/],
+  [/from\s+now\s+on/],
+  [/\smode/],
+  [/instruction/, /:/],
+  [/system|developer/, /:/],
+  [/system|developer/, /:/],
+  [/im_start|system>|sys>>|inst\]|begin\s+system\s+prompt/],
+  [/remember/, /whenever|every\s*time|always|from\s+now\s+on|future/],
+  [/whenever/, /user/],
+  [/memory/, /(?:save|store|add|write|commit)\s+(?:this|the|that)|update\s+your/],
+  [/!\[/, /\{\{|\$\{|%7b%7b/],
+  [/send|post|upload|forward|leak|exfiltrat|append/, /https?:\/\/|@/],
+];
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** NFKC (only non-ASCII text can change) and lowercase, so fullwidth letters do not slip past. */
+function lower(text: string): string {
+  return (NON_ASCII.test(text) ? text.normalize('NFKC') : text).toLowerCase();
 }
+
+const possible = (needs: readonly RegExp[], text: string) => needs.every((n) => n.test(text));
 
 export function detectInjection(text: string): InjectionFlag[] {
   const flags: InjectionFlag[] = [];
+  const whole = lower(text);
+  const active = PATTERNS.map((p, i) => [p, NEEDS[i]!] as const).filter(([, needs]) => possible(needs, whole));
+  if (active.length === 0) return flags;
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
-    const folded = fold(line);
-    for (const [kind, pattern] of PATTERNS) {
+    const lowered = lower(line);
+    let folded: string | null = null;
+    for (const [[kind, pattern], needs] of active) {
+      if (!possible(needs, lowered)) continue;
+      folded ??= lowered.replace(/\s+/gu, ' ');
       if (!pattern.test(folded)) continue;
       if (!flags.some((f) => f.line === index && f.kind === kind)) flags.push({ kind, line: index, excerpt: line.trim().slice(0, 120) });
     }
