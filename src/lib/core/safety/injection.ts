@@ -73,7 +73,7 @@ const NEEDS: readonly RegExp[][] = [
   [/send|post|upload|forward|leak|exfiltrat|append/, /https?:\/\/|@/],
 ];
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** NFKC (only non-ASCII text can change) and lowercase, so fullwidth letters do not slip past. */
 function lower(text: string): string {
