@@ -5,7 +5,7 @@ import { createSHA256, type IHasher } from 'hash-wasm';
  * trailing punctuation -> hash basis; SHA-256 of the basis is the dedup key").
  */
 
-const NON_ASCII = /[\u0080-\uffff]/u;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** NFC, skipped for ASCII text (which NFC never changes): hashing runs over every message. */
 function nfc(text: string): string {
