@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/lib/core/index/bm25';
 import { decodeBm25, encodeBm25 } from '../../../src/lib/core/index/bm25-codec';
 
-/** Textbook BM25 over token lists (Lucene idf), written for clarity to check the index against. */
-function reference(docs: ReadonlyMap<string, string[]>, query: string[], k1 = 1.2, b = 0.75) {
+/** Textbook BM25+ over token lists (Lucene idf), written for clarity to check the index against. */
+function reference(docs: ReadonlyMap<string, string[]>, query: string[], k1 = 1.2, b = 0.75, delta = 1) {
   const n = docs.size;
   const avgdl = [...docs.values()].reduce((s, d) => s + d.length, 0) / n || 1;
   const scores = new Map<string, number>();
@@ -15,7 +15,8 @@ function reference(docs: ReadonlyMap<string, string[]>, query: string[], k1 = 1.
     for (const [id, doc] of docs) {
       const tf = doc.filter((t) => t === term).length;
       if (tf === 0) continue;
-      scores.set(id, (scores.get(id) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / avgdl)));
+      const bm25 = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / avgdl));
+      scores.set(id, (scores.get(id) ?? 0) + bm25 + delta * idf);
     }
   }
   return scores;
@@ -29,8 +30,8 @@ const docsArb = fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 4 }
 });
 const split = (text: string) => text.split(' ').filter(Boolean);
 
-function expectMatchesReference(index: Bm25Index, docs: Map<string, string[]>, query: string[]) {
-  const expected = reference(docs, query);
+function expectMatchesReference(index: Bm25Index, docs: Map<string, string[]>, query: string[], delta = 1) {
+  const expected = reference(docs, query, 1.2, 0.75, delta);
   const hits = index.searchTerms(query, docs.size);
   expect(hits.length).toBe(expected.size);
   for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.id)!, 4);
@@ -50,12 +51,15 @@ describe('Bm25Index', () => {
     expect(index.search('the and of')).toEqual([]);
   });
 
-  it('scores exactly like textbook BM25', () => {
+  it('scores exactly like textbook BM25+ (and BM25 with delta 0)', () => {
     fc.assert(
       fc.property(docsArb, fc.array(vocab, { minLength: 1, maxLength: 4 }), (entries, query) => {
         const index = new Bm25Index({}, split);
+        const classic = new Bm25Index({ delta: 0 }, split);
         for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+        for (const [id, tokens] of entries) classic.add(id, tokens.join(' '));
         expectMatchesReference(index, new Map(entries), query);
+        expectMatchesReference(classic, new Map(entries), query, 0);
       }),
     );
   });
@@ -92,14 +96,14 @@ describe('Bm25Index', () => {
   it('round-trips through its binary form with identical results', () => {
     fc.assert(
       fc.property(docsArb, fc.array(fc.nat(), { maxLength: 5 }), fc.array(vocab, { minLength: 1, maxLength: 4 }), (entries, picks, query) => {
-        const index = new Bm25Index({ k1: 1.5, b: 0.6 }, split);
+        const index = new Bm25Index({ k1: 1.5, b: 0.6, delta: 0.5 }, split);
         for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
         for (const pick of picks) index.remove(entries[pick % entries.length]![0]);
         const decoded = decodeBm25(encodeBm25(index), split);
         if (!decoded.ok) throw new Error(decoded.error.message);
         // The stored form holds live documents only, as after a compaction.
         index.compact();
-        expect(decoded.value.options).toEqual({ k1: 1.5, b: 0.6 });
+        expect(decoded.value.options).toEqual({ k1: 1.5, b: 0.6, delta: 0.5 });
         expect(decoded.value.searchTerms(query, 50)).toEqual(index.searchTerms(query, 50));
         decoded.value.add('new', 'moss');
         expect(decoded.value.searchTerms(['moss'], 100).some((h) => h.id === 'new')).toBe(true);

@@ -15,6 +15,8 @@ import { TopK } from './top-k';
 export interface Bm25Options {
   k1: number;
   b: number;
+  /** BM25+ lower bound (Lv & Zhai 2011): a match in a long document still earns delta * idf. 0 = classic BM25. */
+  delta: number;
 }
 
 export interface Bm25Hit {
@@ -36,7 +38,8 @@ export interface Bm25State {
 const TF_BITS = 8;
 const TF_MAX = (1 << TF_BITS) - 1;
 const MAX_DOCS = 2 ** (32 - TF_BITS);
-export const DEFAULT_BM25: Bm25Options = { k1: 1.2, b: 0.75 };
+/** k1, b: the textbook values; delta 1: the BM25+ paper's default (not tuned on our data). */
+export const DEFAULT_BM25: Bm25Options = { k1: 1.2, b: 0.75, delta: 1 };
 
 export class Bm25Index {
   readonly options: Bm25Options;
@@ -90,6 +93,7 @@ export class Bm25Index {
       }
       counts.set(term, (counts.get(term) ?? 0) + 1);
     }
+    // doc * 256 + tf rather than a shift: doc may use all 24 high bits, beyond int32 arithmetic.
     for (const [term, tf] of counts) this.postings[term]!.push(doc * (TF_MAX + 1) + Math.min(tf, TF_MAX));
     this.ids.push(id);
     this.docOf.set(id, doc);
@@ -123,7 +127,7 @@ export class Bm25Index {
 
   searchTerms(queryTerms: readonly string[], k = 10): Bm25Hit[] {
     if (this.liveCount === 0 || k <= 0) return [];
-    const { k1, b } = this.options;
+    const { k1, b, delta } = this.options;
     const stored = this.ids.length;
     if (this.scores.length < stored) this.scores = new Float32Array(Math.max(stored, this.scores.length * 2));
     const scores = this.scores;
@@ -138,14 +142,17 @@ export class Bm25Index {
       const df = list.length;
       const idf = Math.log(1 + (stored - df + 0.5) / (df + 0.5));
       const data = list.data;
+      const weight = idf * (k1 + 1);
+      const floor = idf * delta;
+      const base = k1 * (1 - b);
+      const perToken = (k1 * b) / avgdl;
       for (let i = 0; i < df; i++) {
         const posting = data[i]!;
-        const doc = Math.floor(posting / (TF_MAX + 1));
+        const doc = posting >>> TF_BITS;
         if (live[doc] === 0) continue;
         const tf = posting & TF_MAX;
-        const norm = k1 * (1 - b + (b * lengths[doc]!) / avgdl);
         if (scores[doc] === 0) touched.push(doc);
-        scores[doc]! += (idf * tf * (k1 + 1)) / (tf + norm);
+        scores[doc]! += (weight * tf) / (tf + base + perToken * lengths[doc]!) + floor;
       }
     }
     const top = new TopK(k);
@@ -178,7 +185,7 @@ export class Bm25Index {
     this.postings.forEach((list, term) => {
       const data = list.data;
       for (let i = 0; i < list.length; i++) {
-        const to = remap[Math.floor(data[i]! / (TF_MAX + 1))]!;
+        const to = remap[data[i]! >>> TF_BITS]!;
         if (to >= 0) out.push(to * (TF_MAX + 1) + (data[i]! & TF_MAX));
       }
       if (out.length > offsets[offsets.length - 1]!) {
