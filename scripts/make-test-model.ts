@@ -64,7 +64,12 @@ export function tinyBertOnnx(vocabSize: number, hidden = TINY_BERT_DIMS, seed = 
         { name: 'unsqueeze_axes', dims: [1], dataType: INT64, int64Data: [2] },
       ],
       node: [
-        { opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['token_embeddings'], attribute: [{ name: 'axis', type: 2, i: 0 }] },
+        {
+          opType: 'Gather',
+          input: ['embeddings', 'input_ids'],
+          output: ['token_embeddings'],
+          attribute: [{ name: 'axis', type: 2, i: 0 }],
+        },
         { opType: 'Cast', input: ['attention_mask'], output: ['mask_float'], attribute: [{ name: 'to', type: 2, i: FLOAT }] },
         { opType: 'Unsqueeze', input: ['mask_float', 'unsqueeze_axes'], output: ['mask_3d'] },
         { opType: 'Mul', input: ['token_embeddings', 'mask_3d'], output: ['last_hidden_state'] },
@@ -81,7 +86,15 @@ export function tinyBertOnnx(vocabSize: number, hidden = TINY_BERT_DIMS, seed = 
 
 export function tinyBertTokenizer(vocab: readonly string[]): object {
   const ids = Object.fromEntries(vocab.map((token, id) => [token, id]));
-  const special = (content: string) => ({ id: ids[content], content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (content: string) => ({
+    id: ids[content],
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   const seq = (id: 'A' | 'B') => ({ Sequence: { id, type_id: 0 } });
   const tok = (id: string) => ({ SpecialToken: { id, type_id: 0 } });
   return {
@@ -115,11 +128,28 @@ export function makeTestModel(root = DEFAULT_TEST_MODEL_ROOT): string {
   writeFileSync(join(dir, 'tokenizer.json'), json(tinyBertTokenizer(vocab)));
   writeFileSync(
     join(dir, 'tokenizer_config.json'),
-    json({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 512, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]' }),
+    json({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: 512,
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      mask_token: '[MASK]',
+    }),
   );
   writeFileSync(
     join(dir, 'config.json'),
-    json({ model_type: 'bert', architectures: ['BertModel'], hidden_size: TINY_BERT_DIMS, vocab_size: vocab.length, num_hidden_layers: 0, num_attention_heads: 1, max_position_embeddings: 512 }),
+    json({
+      model_type: 'bert',
+      architectures: ['BertModel'],
+      hidden_size: TINY_BERT_DIMS,
+      vocab_size: vocab.length,
+      num_hidden_layers: 0,
+      num_attention_heads: 1,
+      max_position_embeddings: 512,
+    }),
   );
   return dir;
 }

@@ -136,7 +136,9 @@ export const bench: BenchModule = {
           samples.query_p95_ms.push(m.p95);
           samples.memory_mb.push(m.memory_mb);
           recall = evidenceRecall(corpus.questions, m.results, K);
-          ctx.log(`${prefix}: build ${m.build_s.toFixed(2)} s, p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms, ${m.memory_mb.toFixed(0)} MB, recall@10 ${recall.toFixed(3)}`);
+          ctx.log(
+            `${prefix}: build ${m.build_s.toFixed(2)} s, p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms, ${m.memory_mb.toFixed(0)} MB, recall@10 ${recall.toFixed(3)}`,
+          );
         }
         const meta = { docs: size, questions: questions.length, meanWords: Math.round(words), gc: hasGc() };
         figures.push(

@@ -42,7 +42,11 @@ function build(lib: HnswlibModule, vectors: readonly Float32Array[], b: Build): 
   const batch = 1000;
   for (let start = 0; start < vectors.length; start += batch) {
     const slice = vectors.slice(start, start + batch);
-    index.addPoints(slice as Float32Array[], slice.map((_, i) => start + i), false);
+    index.addPoints(
+      slice as Float32Array[],
+      slice.map((_, i) => start + i),
+      false,
+    );
   }
   return { index, seconds: (now() - t0) / 1000 };
 }
@@ -70,7 +74,8 @@ export const bench: BenchModule = {
       const vectors = corpus.docs.map((d) => lexicalVector(d.text));
       const textsPerS = size / ((now() - t0) / 1000);
       ctx.log(`${label}: lexical embedder ${textsPerS.toFixed(0)} texts/s`);
-      if (size === sizes[0]) figures.push({ name: 'index.lexical_embedder.texts_per_s', unit: 'texts/s', values: [textsPerS], meta: { docs: size, dims: 384 } });
+      if (size === sizes[0])
+        figures.push({ name: 'index.lexical_embedder.texts_per_s', unit: 'texts/s', values: [textsPerS], meta: { docs: size, dims: 384 } });
       const queries = corpus.questions.map((q) => lexicalVector(q.question));
       const exact = new FlatVectors(384, size);
       vectors.forEach((v, i) => exact.set(i, v));
@@ -81,10 +86,26 @@ export const bench: BenchModule = {
         exact.search(q, 10);
         return now() - t;
       });
-      figures.push({ name: `index.exact.${label}.query_p50_ms`, unit: 'ms', values: [latencies(exactTimes).p50], meta: { docs: size, dims: 384 } });
-      const exactEvidence = evidenceRecall(corpus.questions, queries.map((q) => exact.search(q, 10).map((h) => corpus.docs[h.label]!.id)));
-      figures.push({ name: `index.exact.${label}.evidence_recall_at_10`, unit: 'ratio', values: [exactEvidence], meta: { embedder: 'lexical-v1-384' } });
-      const builds = size >= 50_000 && process.env.BENCH_HNSW_GRID !== 'full' ? [DEFAULT_BUILD] : [DEFAULT_BUILD, { M: 16, efConstruction: 200 }, { M: 32, efConstruction: 200 }];
+      figures.push({
+        name: `index.exact.${label}.query_p50_ms`,
+        unit: 'ms',
+        values: [latencies(exactTimes).p50],
+        meta: { docs: size, dims: 384 },
+      });
+      const exactEvidence = evidenceRecall(
+        corpus.questions,
+        queries.map((q) => exact.search(q, 10).map((h) => corpus.docs[h.label]!.id)),
+      );
+      figures.push({
+        name: `index.exact.${label}.evidence_recall_at_10`,
+        unit: 'ratio',
+        values: [exactEvidence],
+        meta: { embedder: 'lexical-v1-384' },
+      });
+      const builds =
+        size >= 50_000 && process.env.BENCH_HNSW_GRID !== 'full'
+          ? [DEFAULT_BUILD]
+          : [DEFAULT_BUILD, { M: 16, efConstruction: 200 }, { M: 32, efConstruction: 200 }];
       let chosen: { build: Build; ef: number; build_s: number; p50: number; p95: number; recall: number } | null = null;
       for (const b of builds) {
         const built = build(lib, vectors, b);
@@ -98,7 +119,12 @@ export const bench: BenchModule = {
             return now() - t;
           });
           const { p50, p95 } = latencies(times);
-          const recall = measureRecall(recallSample, (q, k) => query(built.index, q, k), (q) => truth.get(q)!, 10).recall;
+          const recall = measureRecall(
+            recallSample,
+            (q, k) => query(built.index, q, k),
+            (q) => truth.get(q)!,
+            10,
+          ).recall;
           const setting = `M${b.M}_efc${b.efConstruction}_ef${ef}`;
           ctx.log(`${label} ${setting}: p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, recall@10 ${recall.toFixed(3)}`);
           const meta = { docs: size, queries: queries.length, recallQueries: recallSample.length, ...b, ef };
@@ -110,7 +136,8 @@ export const bench: BenchModule = {
             { name: `${grid}.recall_at_10`, unit: 'ratio', values: [recall], meta },
           );
           const isDefault = b === DEFAULT_BUILD;
-          if (isDefault && (!chosen || (chosen.recall < TARGET && recall > chosen.recall))) chosen = { build: b, ef, build_s: built.seconds, p50, p95, recall };
+          if (isDefault && (!chosen || (chosen.recall < TARGET && recall > chosen.recall)))
+            chosen = { build: b, ef, build_s: built.seconds, p50, p95, recall };
         }
       }
       if (chosen) {

@@ -41,7 +41,9 @@ export async function runStandalone(module: BenchModule): Promise<void> {
   };
   const started = now();
   const figures: FigureSamples[] = await module.run(ctx);
-  const out = Object.fromEntries(figures.map((f) => [f.name, { unit: f.unit, ...summarize(f.values), runs: f.values.length, meta: f.meta }]));
+  const out = Object.fromEntries(
+    figures.map((f) => [f.name, { unit: f.unit, ...summarize(f.values), runs: f.values.length, meta: f.meta }]),
+  );
   const json = JSON.stringify({ module: module.name, seconds: (now() - started) / 1000, figures: out }, null, 2);
   if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, json);
   console.log(json);

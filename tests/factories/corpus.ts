@@ -108,7 +108,24 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-const NAMES = ['Priya', 'Jonas', 'Amara', 'Tomasz', 'Keiko', 'Diego', 'Fatima', 'Lars', 'Noor', 'Mateo', 'Ingrid', 'Kwame', 'Sofia', 'Ravi', 'Elena', 'Hugo'];
+const NAMES = [
+  'Priya',
+  'Jonas',
+  'Amara',
+  'Tomasz',
+  'Keiko',
+  'Diego',
+  'Fatima',
+  'Lars',
+  'Noor',
+  'Mateo',
+  'Ingrid',
+  'Kwame',
+  'Sofia',
+  'Ravi',
+  'Elena',
+  'Hugo',
+];
 const SPEAKER = /— .+$/u;
 
 /**
@@ -124,8 +141,16 @@ function vary(doc: CorpusDoc, other: CorpusDoc, rng: () => number): string {
     const j = Math.floor(rng() * (i + 1));
     [sentences[i], sentences[j]] = [sentences[j]!, sentences[i]!];
   }
-  const words = sentences.join(' ').split(' ').filter(() => rng() > 0.1);
-  const extra = other.text.split(': ').slice(1).join(': ').split(/(?<=[.!?])\s+/u)[0] ?? '';
+  const words = sentences
+    .join(' ')
+    .split(' ')
+    .filter(() => rng() > 0.1);
+  const extra =
+    other.text
+      .split(': ')
+      .slice(1)
+      .join(': ')
+      .split(/(?<=[.!?])\s+/u)[0] ?? '';
   return `${head!.replace(SPEAKER, `— ${name}`)}: ${words.join(' ')} ${extra}`.trim();
 }
 

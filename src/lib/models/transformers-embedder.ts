@@ -38,7 +38,9 @@ interface Tensor {
   dims: number[];
   dispose?: () => void;
 }
-type Extractor = ((texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<Tensor>) & { dispose(): Promise<void> };
+type Extractor = ((texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<Tensor>) & {
+  dispose(): Promise<void>;
+};
 
 function configureEnvironment(source: ModelSource, wasmPaths: string | undefined): void {
   if (source.kind === 'local') {
@@ -84,7 +86,9 @@ export class TransformersEmbedder implements Embedder {
       return new TransformersEmbedder(spec, device, extractor, options.batchSize ?? 16);
     } catch (thrown) {
       const cause = toVaultError(thrown, 'embed/unavailable');
-      fail('embed/unavailable', `The embedding model ${spec.modelId} could not be loaded (${source.kind}, ${device}).`, { cause: cause.message });
+      fail('embed/unavailable', `The embedding model ${spec.modelId} could not be loaded (${source.kind}, ${device}).`, {
+        cause: cause.message,
+      });
     }
   }
 
@@ -120,7 +124,9 @@ export class TransformersEmbedder implements Embedder {
       const [rows, dims] = tensor.dims;
       // The dimension lock: a model that answers in another width must never reach an index.
       if (rows !== batch.length || dims !== this.dims) {
-        fail('embed/failed', `The model returned ${rows}x${dims} vectors, expected ${batch.length}x${this.dims}.`, { modelId: this.spec.modelId });
+        fail('embed/failed', `The model returned ${rows}x${dims} vectors, expected ${batch.length}x${this.dims}.`, {
+          modelId: this.spec.modelId,
+        });
       }
       const data = Float32Array.from(tensor.data);
       for (let r = 0; r < rows; r++) out.push(data.slice(r * dims, (r + 1) * dims));

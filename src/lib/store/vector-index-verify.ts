@@ -59,7 +59,8 @@ export async function verifyVectorIndex(index: VectorIndex, truth: VectorTruth, 
     if (deleted.has(label)) problems.push(`label ${label} is live in the map but deleted in the index`);
     else if (!found) problems.push(`label ${label} names ${entry.recordId}, which the vault does not hold`);
     else if (hashPrefix(found.contentHash) !== entry.hash) problems.push(`label ${label} (${entry.recordId}) was built from other content`);
-    else if (found.vector && cosine(found.vector, index.vectorOf(label)) < 0.999) problems.push(`label ${label} (${entry.recordId}) holds another vector`);
+    else if (found.vector && cosine(found.vector, index.vectorOf(label)) < 0.999)
+      problems.push(`label ${label} (${entry.recordId}) holds another vector`);
   }
   return { ok: problems.length === 0, count: index.count, sampled: picked.length, problems, verifiedAt: (options.now ?? Date.now)() };
 }

@@ -69,7 +69,10 @@ export class VectorIndex {
     const manifest = await options.manifests.get(options.name);
     if (!manifest) return null;
     if (manifest.modelId !== options.modelId || manifest.dims !== options.dims) {
-      fail('index/corrupt', 'The saved vector index belongs to another embedding model.', { saved: manifest.modelId, wanted: options.modelId });
+      fail('index/corrupt', 'The saved vector index belongs to another embedding model.', {
+        saved: manifest.modelId,
+        wanted: options.modelId,
+      });
     }
     const lib = await hnswlib();
     const hnsw = new lib.HierarchicalNSW('cosine', manifest.dims, '');
@@ -82,7 +85,17 @@ export class VectorIndex {
     });
     if (!read) fail('index/corrupt', 'The saved vector index file is missing or unreadable.', { name: manifest.name });
     hnsw.setEfSearch(manifest.params.ef);
-    const index = new VectorIndex(hnsw, manifest.name, manifest.modelId, manifest.dims, manifest.params, options.manifests, options.now ?? Date.now, manifest.nextLabel, manifest.deleted);
+    const index = new VectorIndex(
+      hnsw,
+      manifest.name,
+      manifest.modelId,
+      manifest.dims,
+      manifest.params,
+      options.manifests,
+      options.now ?? Date.now,
+      manifest.nextLabel,
+      manifest.deleted,
+    );
     manifest.labels.forEach((label, i) => index.remember(label, manifest.recordIds[i]!, manifest.hashes[i]!));
     return index;
   }
@@ -133,7 +146,9 @@ export class VectorIndex {
     this.ensureCapacity(this.slots + entries.length);
     return entries.map((entry) => {
       if (entry.vector.length !== this.dims) {
-        fail('index/failed', `A ${entry.vector.length}-dimension vector cannot join a ${this.dims}-dimension index.`, { recordId: entry.recordId });
+        fail('index/failed', `A ${entry.vector.length}-dimension vector cannot join a ${this.dims}-dimension index.`, {
+          recordId: entry.recordId,
+        });
       }
       this.remove(entry.recordId);
       const label = this.nextLabel++;

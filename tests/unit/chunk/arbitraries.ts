@@ -24,7 +24,12 @@ const TITLES = ['Overview', 'Design', 'Plants', 'Water', 'Stones', 'Budget', 'Ne
 const word = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: fc.constantFrom(...TRICKY) });
 
 export const sentenceArb = fc
-  .tuple(fc.constantFrom(...WORDS), fc.array(word, { minLength: 0, maxLength: 12 }), fc.constantFrom(...WORDS), fc.constantFrom('.', '!', '?'))
+  .tuple(
+    fc.constantFrom(...WORDS),
+    fc.array(word, { minLength: 0, maxLength: 12 }),
+    fc.constantFrom(...WORDS),
+    fc.constantFrom('.', '!', '?'),
+  )
   .map(([first, middle, last, end]) => `${first[0]!.toUpperCase()}${first.slice(1)} ${[...middle, last].join(' ')}${end}`);
 
 type Block =
@@ -39,12 +44,17 @@ const blockArb: fc.Arbitrary<Block> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .array(fc.constantFrom('const a = 1.5;', 'x.y(). z', '# not a heading', 'Stop. Go on.', '', '- not a bullet'), { minLength: 1, maxLength: 6 })
+      .array(fc.constantFrom('const a = 1.5;', 'x.y(). z', '# not a heading', 'Stop. Go on.', '', '- not a bullet'), {
+        minLength: 1,
+        maxLength: 6,
+      })
       .map((lines) => ({ type: 'code' as const, lines })),
   },
   {
     weight: 2,
-    arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(...TITLES)).map(([level, title]) => ({ type: 'heading' as const, level, title })),
+    arbitrary: fc
+      .tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(...TITLES))
+      .map(([level, title]) => ({ type: 'heading' as const, level, title })),
   },
 );
 
@@ -58,7 +68,8 @@ export function render(blocks: readonly Block[]): GeneratedText {
   };
   blocks.forEach((block, i) => {
     if (i > 0) add('\n\n');
-    if (block.type === 'heading') add(`${'#'.repeat(block.level)} ${block.title}`, { kind: 'heading', level: block.level, title: block.title });
+    if (block.type === 'heading')
+      add(`${'#'.repeat(block.level)} ${block.title}`, { kind: 'heading', level: block.level, title: block.title });
     if (block.type === 'para') block.sentences.forEach((s, j) => (add(j > 0 ? ' ' : ''), add(s, { kind: 'sentence' })));
     if (block.type === 'list') block.sentences.forEach((s, j) => (add(j > 0 ? '\n' : ''), add(`- ${s}`, { kind: 'sentence' })));
     if (block.type === 'code') add(['```', ...block.lines, '```'].join('\n'), { kind: 'code' });

@@ -16,7 +16,9 @@ const optionsArb: fc.Arbitrary<ChunkOptions> = fc.record({
   maxBullets: fc.constant(4),
 });
 
-const messagesArb = fc.array(textArb, { minLength: 1, maxLength: 6 }).map((gens) => gens.map((g, i) => ({ gen: g, message: msg(`m${i}`, i, g.text) })));
+const messagesArb = fc
+  .array(textArb, { minLength: 1, maxLength: 6 })
+  .map((gens) => gens.map((g, i) => ({ gen: g, message: msg(`m${i}`, i, g.text) })));
 
 function spansOf(chunks: readonly ChunkDraft[], id: string) {
   return chunks.flatMap((c) => c.spans.filter((s) => s.sourceId === id)).sort((a, b) => a.start - b.start);
@@ -63,7 +65,12 @@ describe('chunkConversation', () => {
 
   it('never splits a code block, and flags it when it alone exceeds the budget', () => {
     const code = ['```', ...Array.from({ length: 40 }, (_, i) => `line ${i}. more words here`), '```'].join('\n');
-    const chunks = chunkConversation(conversation, [msg('m0', 1, `Here is the script.\n\n${code}\n\nRun it daily.`)], { maxTokens: 20, minTokens: 0, maxBullets: 4 }, wordCount);
+    const chunks = chunkConversation(
+      conversation,
+      [msg('m0', 1, `Here is the script.\n\n${code}\n\nRun it daily.`)],
+      { maxTokens: 20, minTokens: 0, maxBullets: 4 },
+      wordCount,
+    );
     const withCode = chunks.filter((c) => c.text.includes('```'));
     expect(withCode).toHaveLength(1);
     expect(withCode[0]!.text).toContain(code);
@@ -77,7 +84,12 @@ describe('chunkConversation', () => {
   it('covers every message exactly once, in order, and never splits a sentence', () => {
     fc.assert(
       fc.property(messagesArb, optionsArb, (items, options) => {
-        const chunks = chunkConversation(conversation, items.map((i) => i.message), options, wordCount);
+        const chunks = chunkConversation(
+          conversation,
+          items.map((i) => i.message),
+          options,
+          wordCount,
+        );
         for (const { gen, message } of items) {
           const spans = spansOf(chunks, message.id);
           expect(spans[0]!.start).toBe(0);
@@ -97,7 +109,12 @@ describe('chunkConversation', () => {
     fc.assert(
       fc.property(messagesArb, optionsArb, (items, options) => {
         const byId = new Map<string, GeneratedText>(items.map((i) => [i.message.id, i.gen]));
-        for (const chunk of chunkConversation(conversation, items.map((i) => i.message), options, wordCount)) {
+        for (const chunk of chunkConversation(
+          conversation,
+          items.map((i) => i.message),
+          options,
+          wordCount,
+        )) {
           if (chunk.spans.length > 1) {
             expect(chunk.headingPath).toEqual([]);
             continue;
@@ -113,7 +130,12 @@ describe('chunkConversation', () => {
   it('keeps every chunk within the budget unless it is one oversized unit', () => {
     fc.assert(
       fc.property(messagesArb, optionsArb, (items, options) => {
-        for (const chunk of chunkConversation(conversation, items.map((i) => i.message), options, wordCount)) {
+        for (const chunk of chunkConversation(
+          conversation,
+          items.map((i) => i.message),
+          options,
+          wordCount,
+        )) {
           if (!chunk.flags.includes('oversized')) expect(chunk.tokenCount).toBeLessThanOrEqual(options.maxTokens);
         }
       }),

@@ -66,20 +66,25 @@ describe('Bm25Index', () => {
 
   it('never returns a removed document, and scores exactly again after compaction', () => {
     fc.assert(
-      fc.property(docsArb, fc.array(fc.nat(), { maxLength: 20 }), fc.array(vocab, { minLength: 1, maxLength: 4 }), (entries, picks, query) => {
-        const index = new Bm25Index({}, split);
-        const docs = new Map(entries);
-        for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
-        for (const pick of picks) {
-          const id = entries[pick % entries.length]![0];
-          index.remove(id);
-          docs.delete(id);
-        }
-        expect(index.size).toBe(docs.size);
-        for (const hit of index.searchTerms(query, 100)) expect(docs.has(hit.id)).toBe(true);
-        index.compact();
-        if (docs.size > 0) expectMatchesReference(index, docs, query);
-      }),
+      fc.property(
+        docsArb,
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.array(vocab, { minLength: 1, maxLength: 4 }),
+        (entries, picks, query) => {
+          const index = new Bm25Index({}, split);
+          const docs = new Map(entries);
+          for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+          for (const pick of picks) {
+            const id = entries[pick % entries.length]![0];
+            index.remove(id);
+            docs.delete(id);
+          }
+          expect(index.size).toBe(docs.size);
+          for (const hit of index.searchTerms(query, 100)) expect(docs.has(hit.id)).toBe(true);
+          index.compact();
+          if (docs.size > 0) expectMatchesReference(index, docs, query);
+        },
+      ),
     );
   });
 
@@ -95,19 +100,24 @@ describe('Bm25Index', () => {
 
   it('round-trips through its binary form with identical results', () => {
     fc.assert(
-      fc.property(docsArb, fc.array(fc.nat(), { maxLength: 5 }), fc.array(vocab, { minLength: 1, maxLength: 4 }), (entries, picks, query) => {
-        const index = new Bm25Index({ k1: 1.5, b: 0.6, delta: 0.5 }, split);
-        for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
-        for (const pick of picks) index.remove(entries[pick % entries.length]![0]);
-        const decoded = decodeBm25(encodeBm25(index), split);
-        if (!decoded.ok) throw new Error(decoded.error.message);
-        // The stored form holds live documents only, as after a compaction.
-        index.compact();
-        expect(decoded.value.options).toEqual({ k1: 1.5, b: 0.6, delta: 0.5 });
-        expect(decoded.value.searchTerms(query, 50)).toEqual(index.searchTerms(query, 50));
-        decoded.value.add('new', 'moss');
-        expect(decoded.value.searchTerms(['moss'], 100).some((h) => h.id === 'new')).toBe(true);
-      }),
+      fc.property(
+        docsArb,
+        fc.array(fc.nat(), { maxLength: 5 }),
+        fc.array(vocab, { minLength: 1, maxLength: 4 }),
+        (entries, picks, query) => {
+          const index = new Bm25Index({ k1: 1.5, b: 0.6, delta: 0.5 }, split);
+          for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+          for (const pick of picks) index.remove(entries[pick % entries.length]![0]);
+          const decoded = decodeBm25(encodeBm25(index), split);
+          if (!decoded.ok) throw new Error(decoded.error.message);
+          // The stored form holds live documents only, as after a compaction.
+          index.compact();
+          expect(decoded.value.options).toEqual({ k1: 1.5, b: 0.6, delta: 0.5 });
+          expect(decoded.value.searchTerms(query, 50)).toEqual(index.searchTerms(query, 50));
+          decoded.value.add('new', 'moss');
+          expect(decoded.value.searchTerms(['moss'], 100).some((h) => h.id === 'new')).toBe(true);
+        },
+      ),
     );
   });
 

@@ -11,7 +11,11 @@ const TOPICS = ['garden', 'budget', 'travel', 'music', 'cooking', 'running', 're
 function entries(n: number, offset = 0): VectorEntry[] {
   return Array.from({ length: n }, (_, i) => {
     const text = `${TOPICS[(i + offset) % TOPICS.length]} note number ${i + offset} about ${TOPICS[(i * 3) % TOPICS.length]}`;
-    return { recordId: `rec-${i + offset}`, contentHash: `${(i + offset).toString(16).padStart(16, '0')}${'f'.repeat(48)}`, vector: lexicalVector(text, DIMS) };
+    return {
+      recordId: `rec-${i + offset}`,
+      contentHash: `${(i + offset).toString(16).padStart(16, '0')}${'f'.repeat(48)}`,
+      vector: lexicalVector(text, DIMS),
+    };
   });
 }
 
@@ -21,12 +25,24 @@ function truthOf(list: readonly VectorEntry[]): VectorTruth & { data: Map<string
   return {
     data,
     count: () => Promise.resolve(data.size),
-    lookup: (ids) => Promise.resolve(new Map(ids.filter((id) => data.has(id)).map((id) => [id, { contentHash: data.get(id)!.contentHash, vector: data.get(id)!.vector }]))),
+    lookup: (ids) =>
+      Promise.resolve(
+        new Map(
+          ids.filter((id) => data.has(id)).map((id) => [id, { contentHash: data.get(id)!.contentHash, vector: data.get(id)!.vector }]),
+        ),
+      ),
   };
 }
 
 let counter = 0;
-const options = (manifests = memoryManifestStore()) => ({ name: `test-${++counter}`, modelId: `lexical-v1-${DIMS}`, dims: DIMS, capacity: 16, manifests, now: () => 1 });
+const options = (manifests = memoryManifestStore()) => ({
+  name: `test-${++counter}`,
+  modelId: `lexical-v1-${DIMS}`,
+  dims: DIMS,
+  capacity: 16,
+  manifests,
+  now: () => 1,
+});
 const verify = { rng: mulberry32(7), sample: 64, now: () => 2 };
 
 describe('VectorIndex', () => {
@@ -118,7 +134,9 @@ describe('VectorIndex', () => {
     const truth = truthOf(list);
     truth.data.set('rec-2', { ...list[2]!, contentHash: 'e'.repeat(64) });
     const edited = await loadVerifiedIndex(opts, truth, { ...verify, sample: 40 });
-    expect(edited.ok ? [] : (edited.error.detail as { problems: string[] }).problems).toEqual(['label 2 (rec-2) was built from other content']);
+    expect(edited.ok ? [] : (edited.error.detail as { problems: string[] }).problems).toEqual([
+      'label 2 (rec-2) was built from other content',
+    ]);
     const fewer = await loadVerifiedIndex(opts, truthOf(list.slice(1)), verify);
     expect(fewer.ok ? [] : (fewer.error.detail as { problems: string[] }).problems[0]).toBe('the vault holds 39 vectors, the index 40');
   });

@@ -71,9 +71,24 @@ describe('TransformersEmbedder with the generated tiny BERT, from a local path',
 describe('pickDevice in a browser', () => {
   const gpu = (requestAdapter: () => Promise<unknown>) => ({ gpu: { requestAdapter } });
   it('chooses WebGPU only when an adapter is handed out, WASM otherwise', async () => {
-    expect(await pickDevice(gpu(() => Promise.resolve({ name: 'adapter' })), false)).toBe('webgpu');
-    expect(await pickDevice(gpu(() => Promise.resolve(null)), false)).toBe('wasm');
-    expect(await pickDevice(gpu(() => Promise.reject(new Error('blocklisted'))), false)).toBe('wasm');
+    expect(
+      await pickDevice(
+        gpu(() => Promise.resolve({ name: 'adapter' })),
+        false,
+      ),
+    ).toBe('webgpu');
+    expect(
+      await pickDevice(
+        gpu(() => Promise.resolve(null)),
+        false,
+      ),
+    ).toBe('wasm');
+    expect(
+      await pickDevice(
+        gpu(() => Promise.reject(new Error('blocklisted'))),
+        false,
+      ),
+    ).toBe('wasm');
     expect(await pickDevice({}, false)).toBe('wasm');
     expect(await pickDevice(undefined, false)).toBe('wasm');
   });

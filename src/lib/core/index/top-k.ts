@@ -49,7 +49,8 @@ export class TopK {
       if (left >= this.size) break;
       const right = left + 1;
       let child = left;
-      if (right < this.size && TopK.worse(this.scores[right]!, this.indexes[right]!, this.scores[left]!, this.indexes[left]!)) child = right;
+      if (right < this.size && TopK.worse(this.scores[right]!, this.indexes[right]!, this.scores[left]!, this.indexes[left]!))
+        child = right;
       if (!TopK.worse(this.scores[child]!, this.indexes[child]!, score, index)) break;
       this.scores[i] = this.scores[child]!;
       this.indexes[i] = this.indexes[child]!;
