@@ -27,11 +27,16 @@ export interface TransformersEmbedderOptions {
   model?: EmbeddingModelSpec;
   source?: ModelSource;
   device?: InferenceDevice | 'auto';
-  /** Browser: same-origin folder (or file map) of ONNX Runtime's WASM files, so nothing comes from a CDN. */
-  wasmPaths?: string;
+  /**
+   * Browser: ONNX Runtime's WASM from our own origin, so nothing comes from a CDN: a folder prefix,
+   * or `{ wasm, mjs }` URLs (e.g. the `.wasm` asset Vite already emits for the worker).
+   */
+  wasmPaths?: WasmPaths;
   batchSize?: number;
   onProgress?: (progress: ModelLoadProgress) => void;
 }
+
+type WasmPaths = NonNullable<NonNullable<typeof env.backends.onnx.wasm>['wasmPaths']>;
 
 interface Tensor {
   data: Float32Array | number[];
@@ -42,7 +47,7 @@ type Extractor = ((texts: string[], options: { pooling: 'mean' | 'cls'; normaliz
   dispose(): Promise<void>;
 };
 
-function configureEnvironment(source: ModelSource, wasmPaths: string | undefined): void {
+function configureEnvironment(source: ModelSource, wasmPaths: WasmPaths | undefined): void {
   if (source.kind === 'local') {
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
