@@ -1,6 +1,13 @@
 /**
- * A BM25 inverted index over typed arrays, built for a vault in a browser worker: incremental add
+ * A BM25+ inverted index over typed arrays, built for a vault in a browser worker: incremental add
  * and remove, top-k queries, and a compact state for persistence (see bm25-codec.ts).
+ *
+ * Why our own and not a library (tests/bench/index-bm25.bench.ts, 100k LoCoMo/MemoryBank chunks,
+ * same analyzer for all, one shared 2-core machine): MiniSearch built in 30 s, held 108 MB and
+ * answered in 62 ms p50 / 578 ms p95 (it ranks every match, it has no top-k); Orama 14 s, 251 MB,
+ * 201 ms / 4.3 s; wink-bm25 11 s, 282 MB, 66 / 371 ms; FlexSearch 4.6 s, 26 MB, 11 / 39 ms (and
+ * it does not score by BM25); this index 5.5-9.3 s, 17 MB, 0.4-0.6 ms / 8-10 ms, with the same
+ * evidence recall@10 (0.427 vs 0.406-0.431; Orama 0.297). Clearly faster and leaner, so we keep it.
  *
  * Layout: one growable Uint32Array of postings per term, each posting `doc << 8 | min(tf, 255)`
  * (so up to 16.7M documents), a Uint32Array of document lengths and a liveness byte per document.
