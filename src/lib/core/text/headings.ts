@@ -20,7 +20,7 @@ export interface Section {
   children: Section[];
 }
 
-const HEADING = /^ {0,3}(#{1,4})[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$/u;
+const HEADING = /^ {0,3}(#{1,4})[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*\r?$/u;
 
 interface HeadingLine {
   level: number;
