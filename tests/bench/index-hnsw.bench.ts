@@ -123,10 +123,7 @@ export const bench: BenchModule = {
         values: [exactEvidence],
         meta: { embedder: 'lexical-v1-384' },
       });
-      const builds =
-        size >= 50_000 && process.env.BENCH_HNSW_GRID !== 'full'
-          ? [DEFAULT_BUILD]
-          : [DEFAULT_BUILD, { M: 16, efConstruction: 200 }, { M: 32, efConstruction: 200 }];
+      const builds = buildsFor(size);
       let chosen: { build: Build; ef: number; build_s: number; p50: number; p95: number; recall: number } | null = null;
       for (const b of builds) {
         const built = build(lib, vectors, b);
