@@ -1,4 +1,4 @@
-/** Append-only typed arrays that double their capacity: postings and per-document columns. */
+/** An append-only Uint32Array that doubles its capacity: postings and per-document columns. */
 
 export class GrowableUint32 {
   data: Uint32Array;
@@ -16,21 +16,5 @@ export class GrowableUint32 {
   }
   view(): Uint32Array {
     return this.data.subarray(0, this.length);
-  }
-}
-
-export class GrowableFloat32 {
-  data: Float32Array;
-  length = 0;
-  constructor(capacity = 4) {
-    this.data = new Float32Array(capacity);
-  }
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
   }
 }
