@@ -2,12 +2,13 @@
  * A BM25+ inverted index over typed arrays, built for a vault in a browser worker: incremental add
  * and remove, top-k queries, and a compact state for persistence (see bm25-codec.ts).
  *
- * Why our own and not a library (tests/bench/index-bm25.bench.ts, 100k LoCoMo/MemoryBank chunks,
- * same analyzer for all, one shared 2-core machine): MiniSearch built in 30 s, held 108 MB and
- * answered in 62 ms p50 / 578 ms p95 (it ranks every match, it has no top-k); Orama 14 s, 251 MB,
- * 201 ms / 4.3 s; wink-bm25 11 s, 282 MB, 66 / 371 ms; FlexSearch 4.6 s, 26 MB, 11 / 39 ms (and
- * it does not score by BM25); this index 5.5-9.3 s, 17 MB, 0.4-0.6 ms / 8-10 ms, with the same
- * evidence recall@10 (0.427 vs 0.406-0.431; Orama 0.297). Clearly faster and leaner, so we keep it.
+ * Why our own and not a library (tests/bench/index-bm25.bench.ts, one run, 100k LoCoMo/MemoryBank
+ * chunks of ~35 words, the same analyzer for every library, a shared 2-core machine): this index
+ * built in 2.7 s, held 17 MB and answered in 0.41 ms p50 / 5.7 ms p95; FlexSearch 4.1 s, 26 MB,
+ * 9.1 / 19 ms (and it does not score by BM25); MiniSearch 7.3 s, 108 MB, 36 / 271 ms (it ranks
+ * every match, it has no top-k); wink-bm25 7.4 s, 282 MB, 53 / 236 ms; Orama 9.9 s, 251 MB,
+ * 148 ms / 2.8 s. Evidence recall@10 on LoCoMo: 0.427 here, 0.429 MiniSearch, 0.431 FlexSearch,
+ * 0.406 wink, 0.297 Orama. Clearly faster and leaner at the same quality, so we keep our own.
  *
  * Layout: one growable Uint32Array of postings per term, each posting `doc << 8 | min(tf, 255)`
  * (so up to 16.7M documents), a Uint32Array of document lengths and a liveness byte per document.
