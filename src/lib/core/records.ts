@@ -93,6 +93,14 @@ export interface ChunkRecord extends Stamped {
   tier: Tier;
   contentHash: string;
   createdAt: number;
+  /** What BM25 and the embedder read (title, date, heading path, speakers around the text). */
+  contextText?: string;
+  /** SHA-256 of `contextText`: the hash a vector of this chunk is sealed with (a change re-embeds). */
+  contextHash?: string;
+  /** The parts of the source texts the chunk covers. */
+  spans?: { sourceId: string; start: number; end: number }[];
+  /** Chunking flags (e.g. 'too-many-bullets'). */
+  flags?: string[];
 }
 
 /** A vector is sealed with the model that made it and the content it was made from. */

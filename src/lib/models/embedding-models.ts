@@ -14,18 +14,9 @@
  * (onnx/model_quantized.onnx = q8). It was trained with CLS pooling and a query prefix.
  */
 
-export type Pooling = 'mean' | 'cls';
-export type ModelDtype = 'fp32' | 'fp16' | 'q8' | 'q4';
+import { type EmbeddingModelSpec, transformersEmbedderId } from '../core/api/embedder';
 
-export interface EmbeddingModelSpec {
-  /** Hub id, or folder name under the local model path. */
-  modelId: string;
-  dims: number;
-  pooling: Pooling;
-  dtype: ModelDtype;
-  /** Prepended to queries (not documents) for models trained that way. */
-  queryPrefix: string;
-}
+export type { EmbeddingModelSpec, ModelDtype, Pooling } from '../core/api/embedder';
 
 export const ARCTIC_EMBED_XS: EmbeddingModelSpec = {
   modelId: 'Snowflake/snowflake-arctic-embed-xs',
@@ -41,4 +32,4 @@ export const DEFAULT_EMBEDDING_MODEL = ARCTIC_EMBED_XS;
 export const TINY_TEST_MODEL: EmbeddingModelSpec = { modelId: 'tiny-bert', dims: 32, pooling: 'mean', dtype: 'fp32', queryPrefix: '' };
 
 /** The id sealed into every vector this model makes. */
-export const embedderId = (spec: EmbeddingModelSpec): string => `transformers:${spec.modelId}:${spec.dtype}`;
+export const embedderId = (spec: EmbeddingModelSpec): string => transformersEmbedderId(spec);

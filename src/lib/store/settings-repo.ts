@@ -1,3 +1,4 @@
+import type { EmbedderChoice } from '../core/api/embedder';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 
@@ -9,6 +10,12 @@ export interface SettingsShape {
   'vault.firstImportAt': number | null;
   'jobs.paused': boolean;
   'storage.persistRequested': boolean;
+  /** Index work paused by the person (the index worker's own queue, apart from 'jobs.paused'). */
+  'index.paused': boolean;
+  /** The embedder whose vector index answers searches on this device (null: the lexical one). */
+  'index.serving': EmbedderChoice | null;
+  /** An embedder whose index is being built in the background; it serves once complete. */
+  'index.target': EmbedderChoice | null;
 }
 
 export const SETTING_DEFAULTS: SettingsShape = {
@@ -17,6 +24,9 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'vault.firstImportAt': null,
   'jobs.paused': false,
   'storage.persistRequested': false,
+  'index.paused': false,
+  'index.serving': null,
+  'index.target': null,
 };
 
 export class SettingsRepo {

@@ -41,22 +41,59 @@ export interface ManifestStore {
 export const HASH_PREFIX = 16;
 export const hashPrefix = (contentHash: string): string => contentHash.slice(0, HASH_PREFIX);
 
-class ManifestDb extends Dexie {
+/** A value kept next to the indexes (the BM25 bytes, the last health report, ...). */
+export interface BlobStore {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  put(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+class IndexCacheDb extends Dexie {
   manifests!: Table<VectorIndexManifest, string>;
+  blobs!: Table<{ key: string; value: unknown }, string>;
   constructor(name: string) {
     super(name);
     this.version(1).stores({ manifests: 'name' });
+    // Version 2: other derived index state (BM25 bytes, health), device-local like the manifests.
+    this.version(2).stores({ manifests: 'name', blobs: 'key' });
   }
 }
 
-export function dexieManifestStore(databaseName = 'engram-vector-index'): ManifestStore {
-  const db = new ManifestDb(databaseName);
+export const INDEX_CACHE_DB = 'engram-vector-index';
+
+/** The manifests and blobs of the index cache database (derived data: never part of a vault file). */
+export function openIndexCache(databaseName = INDEX_CACHE_DB): { manifests: ManifestStore; blobs: BlobStore; close(): void } {
+  const db = new IndexCacheDb(databaseName);
   return {
-    get: (name) => db.manifests.get(name),
-    put: async (manifest) => {
-      await db.manifests.put(manifest);
+    manifests: {
+      get: (name) => db.manifests.get(name),
+      put: async (manifest) => {
+        await db.manifests.put(manifest);
+      },
+      delete: (name) => db.manifests.delete(name),
     },
-    delete: (name) => db.manifests.delete(name),
+    blobs: {
+      get: async <T>(key: string) => (await db.blobs.get(key))?.value as T | undefined,
+      put: async (key, value) => {
+        await db.blobs.put({ key, value });
+      },
+      delete: (key) => db.blobs.delete(key),
+    },
+    close: () => db.close(),
+  };
+}
+
+export function dexieManifestStore(databaseName = INDEX_CACHE_DB): ManifestStore {
+  return openIndexCache(databaseName).manifests;
+}
+
+export function memoryBlobStore(): BlobStore & { data: Map<string, unknown> } {
+  const data = new Map<string, unknown>();
+  return {
+    data,
+    get: <T>(key: string) => Promise.resolve(data.get(key) as T | undefined),
+    put: (key, value) => Promise.resolve(void data.set(key, value)),
+    delete: (key) => Promise.resolve(void data.delete(key)),
   };
 }
 

@@ -162,6 +162,53 @@ export class VectorIndex {
     });
   }
 
+  /**
+   * Re-adds entries under the labels they were given before (from the vectors table: a catch-up
+   * after a save that missed the last batches, or a rebuild). A label already naming another
+   * record means the saved state is inconsistent: `index/corrupt`, so the caller rebuilds.
+   */
+  restore(entries: readonly (VectorEntry & { label: number })[]): void {
+    this.ensureCapacity(this.slots + entries.length);
+    for (const entry of entries) {
+      if (entry.vector.length !== this.dims) {
+        fail('index/corrupt', `A ${entry.vector.length}-dimension vector cannot join a ${this.dims}-dimension index.`, {
+          recordId: entry.recordId,
+        });
+      }
+      const holder = this.recordOfLabel.get(entry.label);
+      if (holder && holder.recordId !== entry.recordId) {
+        fail('index/corrupt', 'Two records claim the same vector label.', {
+          label: entry.label,
+          records: [holder.recordId, entry.recordId],
+        });
+      }
+      if (this.labelOfRecord.get(entry.recordId) !== entry.label) this.remove(entry.recordId);
+      this.hnsw.addPoint(entry.vector, entry.label, false);
+      this.remember(entry.label, entry.recordId, hashPrefix(entry.contentHash));
+      this.nextLabel = Math.max(this.nextLabel, entry.label + 1);
+    }
+  }
+
+  /** The label the next added vector gets. */
+  get labelCursor(): number {
+    return this.nextLabel;
+  }
+
+  /**
+   * Forgets a saved index: hnswlib-wasm cannot delete a file, so the file is overwritten with an
+   * empty index, and the manifest is removed.
+   */
+  static async discard(name: string, dims: number, manifests: ManifestStore): Promise<void> {
+    const lib = await hnswlib();
+    const empty = new lib.HierarchicalNSW('cosine', dims, '');
+    empty.initIndex(1, 4, 8, 1);
+    await exclusive(async () => {
+      await empty.writeIndex(indexFileName(name));
+      await fileSystemSynced();
+    });
+    await manifests.delete(name);
+  }
+
   remove(recordId: string): boolean {
     const label = this.labelOfRecord.get(recordId);
     if (label === undefined) return false;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { toChunkRecord } from '../../../src/lib/core/chunk/chunk-record';
 import { chunkConversation } from '../../../src/lib/core/chunk/conversation-chunker';
-import { contentHash } from '../../../src/lib/core/text/normalize';
+import { contentHash, sha256Hex } from '../../../src/lib/core/text/normalize';
 
 describe('toChunkRecord', () => {
-  it('seals a draft into the stored shape with the content hash of its raw text', async () => {
+  it('seals a draft into the stored shape: content hash of the raw text, context hash of what is embedded', async () => {
     const [draft] = chunkConversation({ id: 'c1', title: 'T', createdAt: null }, [
       { id: 'm1', role: 'user', text: 'Prune the maple in late winter, before the buds open.', createdAt: null, ordinal: 0 },
     ]);
@@ -22,6 +22,10 @@ describe('toChunkRecord', () => {
       contentHash: await contentHash(draft!.text),
       createdAt: 5,
       hlc: 'h',
+      contextText: draft!.contextText,
+      contextHash: await sha256Hex(draft!.contextText),
+      spans: draft!.spans,
+      flags: [],
     });
     expect(draft!.contextText).toBe('T\nUser: Prune the maple in late winter, before the buds open.');
   });

@@ -53,3 +53,23 @@ export function recallVerdict(report: RecallReport, target = 0.95): 'ok' | 'tune
   if (report.recall >= target) return 'ok';
   return report.recall >= target - 0.1 ? 'tune' : 'rebuild';
 }
+
+export interface LabelledHit {
+  label: number;
+  similarity: number;
+}
+
+/**
+ * Recall@k that counts ties as found: an approximate hit whose similarity reaches the exact k-th
+ * similarity is as good as the exact hit it displaced (near-duplicate chat turns tie often, and
+ * exact search breaks ties by label, which says nothing about the approximate index).
+ */
+export function recallWithTies(approx: readonly LabelledHit[], exact: readonly LabelledHit[], k: number, epsilon = 1e-5): number {
+  const truth = exact.slice(0, k);
+  if (truth.length === 0) return 1;
+  const floor = truth[truth.length - 1]!.similarity - epsilon;
+  const wanted = new Set(truth.map((h) => h.label));
+  let found = 0;
+  for (const hit of approx.slice(0, k)) if (wanted.has(hit.label) || hit.similarity >= floor) found++;
+  return Math.min(found, truth.length) / truth.length;
+}

@@ -1,0 +1,186 @@
+/**
+ * The index worker (workers/index.worker.ts): chunks, the BM25 index, the vector index of the
+ * serving embedder, the background jobs that keep them current, and the search operations the
+ * read path needs (src/lib/core/recall/ports.ts). The main thread reaches it through comlink
+ * (src/lib/client/indexer.svelte.ts); recall and extraction call the same API.
+ */
+import type { VaultError } from '../errors';
+import type { CandidateRecord, LexicalHit, VectorHit } from '../recall/ports';
+import type { EmbedderChoice, EmbeddingModelSpec } from './embedder';
+import type { JobProgress, JobSpec } from './jobs';
+
+export const INDEX_JOBS = {
+  /** Re-chunk and re-index the named conversations and notes (queued by the importer). */
+  update: 'index.update',
+  /** Embed every document lacking a current vector, for the serving then the target embedder. */
+  embed: 'index.embed',
+  /** Rebuild everything from the vault (after a vault-file restore or merge). */
+  rebuild: 'index.rebuild',
+} as const;
+
+export interface IndexUpdatePayload {
+  conversationIds?: string[];
+  /** Resource notes (pasted documents) and kept atomic notes alike. */
+  noteIds?: string[];
+  /** As `runImport`'s onPublished names them; treated as note ids. */
+  resourceIds?: string[];
+  /** Cursor: how many of the ids above are done. */
+  done?: number;
+}
+
+export interface IndexRebuildPayload {
+  /** Cursor: the last conversation id re-chunked. */
+  afterId?: string | null;
+  phase?: 'conversations' | 'notes' | 'finish';
+  done?: number;
+}
+
+/** The job that re-indexes what an import published (idempotent: ids are re-read at run time). */
+export function indexUpdateJob(ids: {
+  conversationIds?: readonly string[];
+  resourceIds?: readonly string[];
+  noteIds?: readonly string[];
+}): JobSpec {
+  const payload: IndexUpdatePayload = {
+    conversationIds: [...(ids.conversationIds ?? [])],
+    noteIds: [...(ids.noteIds ?? []), ...(ids.resourceIds ?? [])],
+  };
+  return { type: INDEX_JOBS.update, payload, priority: 10, maxAttempts: 10 };
+}
+
+export function indexEmbedJob(): JobSpec {
+  return { type: INDEX_JOBS.embed, payload: {}, priority: 50, maxAttempts: 20, dedupeKey: INDEX_JOBS.embed };
+}
+
+/** Queue this after a vault file was restored or merged: the index is rebuilt from the records. */
+export function indexRebuildJob(): JobSpec {
+  return { type: INDEX_JOBS.rebuild, payload: {}, priority: 5, maxAttempts: 10, dedupeKey: INDEX_JOBS.rebuild };
+}
+
+export interface VectorIndexStatus {
+  embedderId: string;
+  kind: 'lexical' | 'neural';
+  dims: number;
+  /** Documents with a current vector in this index. */
+  count: number;
+  /** Documents the vault holds (what full coverage means). */
+  total: number;
+  ef: number;
+  verifiedAt: number | null;
+}
+
+export interface HealthReport {
+  checkedAt: number;
+  embedderId: string;
+  /** Mean recall@10 of HNSW against exact search on sampled queries. */
+  recallAt10: number;
+  queries: number;
+  vectors: number;
+  ef: number;
+  /** ok: at target; tuned: ef raised to reach it; rebuilt: rebuilt to reach it; low: still below. */
+  verdict: 'ok' | 'tuned' | 'rebuilt' | 'low' | 'empty';
+}
+
+export interface IndexNotice {
+  at: number;
+  code: VaultError['code'];
+  message: string;
+}
+
+export interface ModelDownload {
+  embedderId: string;
+  file: string | null;
+  loaded: number;
+  total: number;
+  /** 0-1 over every file of the model. */
+  fraction: number;
+}
+
+export interface EmbedderState {
+  id: string;
+  kind: 'lexical' | 'neural';
+  state: 'ready' | 'loading' | 'unavailable';
+  device: string | null;
+  /** What the settings screen says about it. */
+  label: string;
+  error: VaultError | null;
+}
+
+export interface IndexStatus {
+  at: number;
+  /** leader: runs the index jobs; follower: another tab does, this one serves searches from saved state. */
+  role: 'starting' | 'leader' | 'follower' | 'failed';
+  error: VaultError | null;
+  documents: { chunks: number; notes: number; total: number };
+  bm25: { documents: number; terms: number; loadedFrom: 'saved' | 'rebuilt' | 'empty'; verifiedAt: number | null };
+  /** The vector index answering searches: one embedder, never mixed. */
+  serving: VectorIndexStatus;
+  /** A vector index being built in the background for another embedder (it serves once complete). */
+  target: VectorIndexStatus | null;
+  /** How much of the vault a neural embedder's vectors cover (serving, else the one being built). */
+  neuralCoverage: { embedderId: string | null; covered: number; total: number };
+  embedder: EmbedderState;
+  download: ModelDownload | null;
+  health: HealthReport | null;
+  notices: IndexNotice[];
+  work: { paused: boolean; running: JobProgress | null; pending: number };
+}
+
+export interface ModelEntry {
+  embedderId: string;
+  choice: EmbedderChoice;
+  label: string;
+  /** Files in the browser's model cache. */
+  cached: boolean;
+  bytes: number | null;
+  files: number;
+  serving: boolean;
+  target: boolean;
+}
+
+/** One file of a model folder the person provided: its path inside the folder, and its bytes. */
+export interface ModelFileInput {
+  path: string;
+  blob: Blob;
+}
+
+export interface IndexReady {
+  workerId: string;
+  role: IndexStatus['role'];
+}
+
+export interface IndexApi {
+  ping(): Promise<'pong'>;
+  /** Resolves when the indexes are loaded (verified or rebuilt). */
+  ready(): Promise<IndexReady>;
+  status(): Promise<IndexStatus>;
+  /** `listener` is a comlink proxy; it receives the status whenever it changes (throttled). */
+  subscribe(listener: (status: IndexStatus) => void): Promise<void>;
+
+  /** LexicalSearcher.search: BM25 over every indexed document. */
+  lexicalSearch(query: string, k: number): Promise<LexicalHit[]>;
+  /** VectorSearcher.search: HNSW of the serving embedder; `vector` from `embedQuery`. */
+  vectorSearch(vector: Float32Array, k: number): Promise<VectorHit[]>;
+  /** VectorSearcher.similarity: exact cosine to the stored vectors of these ids. */
+  similarity(vector: Float32Array, ids: string[]): Promise<Map<string, number>>;
+  /** CandidateStore.get: retrievable records by id (gone or hidden ones left out). */
+  candidates(ids: string[]): Promise<CandidateRecord[]>;
+  /** The query vector of the serving embedder (with its query prefix). */
+  embedQuery(text: string): Promise<Float32Array>;
+
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** Measures recall@10 of HNSW against exact search now; tunes ef or rebuilds below 0.95. */
+  checkHealth(): Promise<HealthReport | null>;
+  /** Queues a rebuild of every index from the vault. */
+  reindex(): Promise<string>;
+
+  /** Embedders the vault knows, with their cache state. */
+  models(): Promise<ModelEntry[]>;
+  /** Builds this embedder's index in the background; it serves once complete. */
+  useEmbedder(choice: EmbedderChoice): Promise<void>;
+  /** Removes a model's cached files (the lexical embedder takes over if it was serving). */
+  deleteModel(embedderId: string): Promise<void>;
+  /** Stores a model folder's files (or one ZIP of an ONNX export) in the model cache for offline use. */
+  importModelFiles(files: ModelFileInput[], overrides?: Partial<EmbeddingModelSpec>): Promise<ModelEntry>;
+}

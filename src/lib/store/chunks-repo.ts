@@ -1,0 +1,75 @@
+import type { ChunkRecord } from '../core/records';
+import type { VaultDb } from './schema';
+import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+
+/** Rows per page when walking the whole table (bounded memory, one short transaction each). */
+export const CHUNK_PAGE = 2_000;
+
+/** What one re-chunking changes: rows to write and ids to remove (with every vector of them). */
+export interface ChunkChange {
+  put: ChunkRecord[];
+  remove: string[];
+  /** Chunks kept under their id whose embedded text changed: their vectors are stale. */
+  stale: string[];
+}
+
+/** Chunks (the retrieval units of messages and resources) and the vectors sealed to them. */
+export class ChunksRepo {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly tx: TxOptions = {},
+  ) {}
+
+  forConversation(conversationId: string): Promise<ChunkRecord[]> {
+    return withStoreTimeout(this.db.chunks.where('conversationId').equals(conversationId).toArray(), {
+      ...this.tx,
+      label: 'reading the chunks of a conversation',
+    });
+  }
+
+  forParent(parentId: string): Promise<ChunkRecord[]> {
+    return withStoreTimeout(this.db.chunks.where('parentId').equals(parentId).toArray(), { ...this.tx, label: 'reading chunks' });
+  }
+
+  async get(ids: readonly string[]): Promise<ChunkRecord[]> {
+    const rows = await withStoreTimeout(this.db.chunks.bulkGet(ids.slice()), { ...this.tx, label: 'reading chunks' });
+    return rows.filter((row): row is ChunkRecord => row !== undefined);
+  }
+
+  count(): Promise<number> {
+    return withStoreTimeout(this.db.chunks.count(), { ...this.tx, label: 'counting chunks' });
+  }
+
+  /** Every chunk, a page at a time, in id order. */
+  async *pages(size = CHUNK_PAGE): AsyncGenerator<ChunkRecord[]> {
+    let after: string | null = null;
+    for (;;) {
+      const from: string | null = after;
+      const page: ChunkRecord[] = await withStoreTimeout(
+        from === null ? this.db.chunks.orderBy(':id').limit(size).toArray() : this.db.chunks.where(':id').above(from).limit(size).toArray(),
+        { ...this.tx, label: 'reading chunks' },
+      );
+      if (page.length === 0) return;
+      yield page;
+      after = page[page.length - 1]!.id;
+      if (page.length < size) return;
+    }
+  }
+
+  /** Writes one change in one transaction: removed and stale chunks lose their vectors with it. */
+  apply(change: ChunkChange): Promise<void> {
+    if (change.put.length === 0 && change.remove.length === 0) return Promise.resolve();
+    return runTx(
+      this.db,
+      'rw',
+      [this.db.chunks, this.db.vectors],
+      async () => {
+        const dropVectors = [...change.remove, ...change.stale];
+        if (dropVectors.length) await this.db.vectors.where('recordId').anyOf(dropVectors).delete();
+        if (change.remove.length) await this.db.chunks.bulkDelete(change.remove);
+        if (change.put.length) await this.db.chunks.bulkPut(change.put);
+      },
+      { ...this.tx, label: 'saving chunks' },
+    );
+  }
+}

@@ -1,0 +1,14 @@
+import { indexUpdateJob } from '../core/api/index-api';
+import type { Vault } from './vault';
+
+/**
+ * `runImport`'s onPublished hook: every file's newly visible conversations and resources are
+ * queued for indexing (the index worker leases `index.update`; BM25 and the lexical vectors serve
+ * them as soon as it has run, neural embedding follows in the background).
+ */
+export function queueIndexing(vault: Vault, now: () => number = Date.now) {
+  return async (published: { conversationIds: string[]; resourceIds: string[] }): Promise<void> => {
+    if (published.conversationIds.length + published.resourceIds.length === 0) return;
+    await vault.jobs.enqueue(indexUpdateJob(published), now());
+  };
+}

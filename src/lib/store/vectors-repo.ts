@@ -1,0 +1,86 @@
+import type { VectorRecord } from '../core/records';
+import type { VaultDb } from './schema';
+import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+
+/**
+ * Stored vectors, one row per (record, embedder). Rows are the truth a persisted vector index is
+ * verified against and rebuilt from; every row carries the label it has in that index.
+ */
+export class VectorsRepo {
+  constructor(
+    private readonly db: VaultDb,
+    private readonly tx: TxOptions = {},
+  ) {}
+
+  put(rows: readonly VectorRecord[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    return runTx(this.db, 'rw', this.db.vectors, async () => void (await this.db.vectors.bulkPut(rows.slice())), {
+      ...this.tx,
+      label: 'saving vectors',
+    });
+  }
+
+  async get(modelId: string, recordIds: readonly string[]): Promise<VectorRecord[]> {
+    const rows = await withStoreTimeout(this.db.vectors.bulkGet(recordIds.map((id) => [id, modelId] as [string, string])), {
+      ...this.tx,
+      label: 'reading vectors',
+    });
+    return rows.filter((row): row is VectorRecord => row !== undefined);
+  }
+
+  count(modelId: string): Promise<number> {
+    return withStoreTimeout(this.db.vectors.where('modelId').equals(modelId).count(), { ...this.tx, label: 'counting vectors' });
+  }
+
+  /** record id -> label of every vector of a model, read from the index alone (no vectors loaded). */
+  labels(modelId: string): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    return withStoreTimeout(
+      this.db.vectors
+        .where('[modelId+label]')
+        .between([modelId, -Infinity], [modelId, Infinity])
+        .eachKey((key, cursor) => {
+          const [recordId] = cursor.primaryKey as unknown as [string, string];
+          out.set(recordId, (key as unknown as [string, number])[1]);
+        })
+        .then(() => out),
+      { ...this.tx, label: 'reading vector labels' },
+    );
+  }
+
+  /** Vectors of a model in label order, after `afterLabel`: for rebuilding its index page by page. */
+  page(modelId: string, afterLabel: number, limit: number): Promise<VectorRecord[]> {
+    return withStoreTimeout(
+      this.db.vectors.where('[modelId+label]').between([modelId, afterLabel], [modelId, Infinity], false, true).limit(limit).toArray(),
+      { ...this.tx, label: 'reading vectors' },
+    );
+  }
+
+  deleteModel(modelId: string): Promise<number> {
+    return runTx(this.db, 'rw', this.db.vectors, () => this.db.vectors.where('modelId').equals(modelId).delete(), {
+      ...this.tx,
+      label: 'removing the vectors of an embedder',
+    });
+  }
+
+  /** Vectors of records that are no longer indexed, for every embedder. */
+  deleteRecords(recordIds: readonly string[]): Promise<number> {
+    if (recordIds.length === 0) return Promise.resolve(0);
+    return runTx(this.db, 'rw', this.db.vectors, () => this.db.vectors.where('recordId').anyOf(recordIds.slice()).delete(), {
+      ...this.tx,
+      label: 'removing vectors',
+    });
+  }
+
+  /** Record ids that have a vector of any embedder. */
+  async recordIds(): Promise<string[]> {
+    const keys = await withStoreTimeout(this.db.vectors.orderBy('recordId').uniqueKeys(), { ...this.tx, label: 'listing vector records' });
+    return keys.map(String);
+  }
+
+  /** Embedder ids that have stored vectors. */
+  async models(): Promise<string[]> {
+    const keys = await withStoreTimeout(this.db.vectors.orderBy('modelId').uniqueKeys(), { ...this.tx, label: 'listing vector models' });
+    return keys.map(String);
+  }
+}

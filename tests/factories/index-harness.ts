@@ -1,0 +1,78 @@
+/**
+ * The index service on a fresh vault in fake-indexeddb, with a job runner driven by hand: import
+ * files the way the app does (the importer queues index.update), then `drain()` runs the index
+ * jobs until none is left.
+ */
+import { JobRunner } from '../../src/lib/store/job-runner';
+import { queueIndexing } from '../../src/lib/store/index-queue';
+import { runImport, type ImportInput } from '../../src/lib/store/importer';
+import { openIndexCache } from '../../src/lib/store/vector-index-manifest';
+import { openVault, type Vault } from '../../src/lib/store/vault';
+import { type EmbedderHost, inProcessEmbedderHost } from '../../workers/index/embedder-host';
+import type { IndexDeps } from '../../workers/index/index-state';
+import { IndexService } from '../../workers/index/index-service';
+import { seededRng } from './db';
+
+let counter = 0;
+
+export interface Harness {
+  vault: Vault;
+  cache: ReturnType<typeof openIndexCache>;
+  service: IndexService;
+  runner: JobRunner;
+  importText(name: string, text: string): Promise<void>;
+  importFiles(inputs: ImportInput[]): Promise<void>;
+  /** Runs index jobs until the queue has none due; returns how many ran. */
+  drain(max?: number): Promise<number>;
+  /** A second service over the same databases (a reload, another tab). */
+  reopen(overrides?: Partial<IndexDeps>): Promise<Harness>;
+  close(): void;
+}
+
+export interface HarnessOptions extends Partial<IndexDeps> {
+  host?: EmbedderHost;
+}
+
+async function build(vault: Vault, cache: Harness['cache'], options: HarnessOptions): Promise<Harness> {
+  const service = new IndexService({
+    vault,
+    cache,
+    host: options.host ?? inProcessEmbedderHost(),
+    rng: seededRng(5),
+    saveEveryMs: 0,
+    ...options,
+  });
+  await service.start();
+  const runner = new JobRunner({ jobs: vault.jobs, workerId: `index-${++counter}`, handlers: service.handlers(), rng: seededRng(9) });
+  const importFiles = async (inputs: ImportInput[]) => {
+    await runImport(vault, inputs, { onPublished: queueIndexing(vault) });
+  };
+  return {
+    vault,
+    cache,
+    service,
+    runner,
+    importFiles,
+    importText: (name, text) => {
+      const bytes = new TextEncoder().encode(text);
+      return importFiles([{ name, size: bytes.length, bytes }]);
+    },
+    async drain(max = 50) {
+      let ran = 0;
+      while (ran < max && (await runner.runOnce()) === 'ran') ran++;
+      return ran;
+    },
+    reopen: (overrides = {}) => build(vault, cache, { ...options, ...overrides }),
+    close: () => {
+      vault.db.close();
+      cache.close();
+    },
+  };
+}
+
+export async function indexHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const name = `index-${process.pid}-${++counter}-${Date.now()}`;
+  const vault = await openVault(name);
+  const cache = openIndexCache(`${name}-cache`);
+  return build(vault, cache, options);
+}

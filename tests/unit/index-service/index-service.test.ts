@@ -1,0 +1,163 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INDEX_JOBS, indexUpdateJob } from '../../../src/lib/core/api/index-api';
+import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
+import { indexHarness, type Harness } from '../../factories/index-harness';
+import { BUDGET, DOCUMENT, MAPLE, MOSS, visibleMessageIds } from '../../factories/index-fixtures';
+
+const SAMPLES = resolve(process.cwd(), '../shared/data/exports');
+const samples = [
+  'chatgpt/librechat_chatgpt-tree.json',
+  'chatgpt/librechat_chatgpt-modern-export.json',
+  'claude/polylogue_claude-ai_showcase-03.json',
+];
+const present = samples.every((s) => existsSync(resolve(SAMPLES, s)));
+if (!present) console.warn(`[index-service.test] ${SAMPLES} is missing: the sample-export part is skipped.`);
+
+const harnesses: Harness[] = [];
+async function fresh(...args: Parameters<typeof indexHarness>): Promise<Harness> {
+  const h = await indexHarness(...args);
+  harnesses.push(h);
+  return h;
+}
+afterEach(() => {
+  for (const h of harnesses.splice(0)) h.close();
+});
+
+async function importAll(h: Harness): Promise<void> {
+  await h.importText('maple.txt', MAPLE);
+  await h.importText('moss.txt', MOSS);
+  await h.importText('handbook.md', DOCUMENT);
+  if (present) {
+    await h.importFiles(
+      samples.map((path) => {
+        const bytes = readFileSync(resolve(SAMPLES, path));
+        return { name: path, size: bytes.length, bytes };
+      }),
+    );
+  }
+  await h.drain();
+}
+
+describe('index service on imported chats and documents', () => {
+  it('covers every visible message with exactly one chunk, and nothing else', async () => {
+    const h = await fresh();
+    await importAll(h);
+    const visible = await visibleMessageIds(h.vault);
+    expect(visible.size).toBeGreaterThan(present ? 20 : 8);
+    const cover = new Map<string, number>();
+    for (const chunk of await h.vault.db.chunks.where('parentType').equals('message').toArray()) {
+      for (const id of chunk.messageIds) cover.set(id, (cover.get(id) ?? 0) + 1);
+      expect(chunk.hlc).toMatch(/\S/u);
+      expect(chunk.contextText).toContain(chunk.text.split('\n')[0]!.slice(0, 20));
+    }
+    expect([...cover.keys()].sort()).toEqual([...visible].sort());
+    expect([...cover.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('chunks a pasted document on its headings as a resource', async () => {
+    const h = await fresh();
+    await importAll(h);
+    const resources = await h.vault.db.chunks.where('parentType').equals('resource').toArray();
+    expect(resources.map((c) => c.headingPath.join(' > ')).sort()).toEqual([
+      'Garden maintenance handbook',
+      'Garden maintenance handbook > Cleaning the pond',
+      'Garden maintenance handbook > Raking the gravel',
+    ]);
+    expect(resources.every((c) => c.tier === 'resource' && c.conversationId === null)).toBe(true);
+    const [hit] = await h.service.lexicalSearch('koi pond filter', 3);
+    const [record] = await h.service.candidates([hit!.id]);
+    expect(record).toMatchObject({
+      kind: 'chunk',
+      tier: 'resource',
+      sourceTitle: 'Garden maintenance handbook',
+      headingPath: ['Garden maintenance handbook', 'Cleaning the pond'],
+    });
+  });
+
+  it('finds a known turn with BM25 and with the lexical vectors, and materializes it as a candidate', async () => {
+    const h = await fresh();
+    await importAll(h);
+    const [top] = await h.service.lexicalSearch('mist the moss daily in dry weather', 5);
+    const [candidate] = await h.service.candidates([top!.id]);
+    expect(candidate!.text).toContain('Mist it daily');
+    expect(candidate!.sourceTitle).toBe('What soil does moss need in a Japanese garden?');
+    const query = await h.service.embedQuery('pruning a maple tree in winter');
+    expect(Array.from(query)).toEqual(Array.from(lexicalVector('pruning a maple tree in winter')));
+    const hits = await h.service.vectorSearch(query, 3);
+    const texts = (await h.service.candidates(hits.map((x) => x.id))).map((c) => c.text);
+    expect(texts.some((t) => t.includes('Prune in late winter'))).toBe(true);
+    const sims = await h.service.similarity(query, [hits[0]!.id, 'no-such-id']);
+    expect(sims.get(hits[0]!.id)).toBeCloseTo(hits[0]!.similarity, 4);
+    expect(sims.has('no-such-id')).toBe(false);
+    const status = h.service.status('leader', { paused: false, running: null, pending: 0 });
+    expect(status.serving).toMatchObject({ embedderId: 'lexical-v1-384', kind: 'lexical', count: status.documents.total });
+    expect(status.bm25.documents).toBe(status.documents.total);
+    expect(status.neuralCoverage).toEqual({ embedderId: null, covered: 0, total: status.documents.total });
+    expect(status.health?.recallAt10).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('leaves staged rows of an unfinished import and hidden or off-branch messages out', async () => {
+    const h = await fresh();
+    await importAll(h);
+    const chunked = new Set((await h.vault.db.chunks.toArray()).flatMap((c) => c.messageIds));
+    const off = await h.vault.db.messages.filter((m) => !m.branch.onVisiblePath || m.hidden).toArray();
+    if (present) expect(off.length).toBeGreaterThan(0);
+    expect(off.filter((m) => chunked.has(m.id))).toEqual([]);
+  });
+
+  it('is idempotent: the same update again rewrites nothing and embeds nothing', async () => {
+    const h = await fresh();
+    await importAll(h);
+    const before = await h.vault.db.chunks.toArray();
+    const vectorsBefore = await h.vault.db.vectors.toArray();
+    const conversationIds = (await h.vault.db.conversations.toCollection().primaryKeys()).map(String);
+    const noteIds = (await h.vault.db.notes.toCollection().primaryKeys()).map(String);
+    await h.vault.jobs.enqueue(indexUpdateJob({ conversationIds, noteIds }), Date.now());
+    await h.vault.jobs.enqueue(indexUpdateJob({ conversationIds, noteIds }), Date.now());
+    expect(await h.drain()).toBeGreaterThanOrEqual(3);
+    expect(await h.vault.db.chunks.toArray()).toEqual(before);
+    const after = await h.vault.db.vectors.toArray();
+    expect(after.map((v) => [v.recordId, v.label])).toEqual(vectorsBefore.map((v) => [v.recordId, v.label]));
+    const embeds = (await h.vault.db.jobs.where('type').equals(INDEX_JOBS.embed).toArray()).sort((a, b) => a.updatedAt - b.updatedAt);
+    expect(embeds.at(-1)!.result).toMatchObject({ embedded: 0 });
+  });
+
+  it('embeds kept notes and resources first, then the most recent conversations', async () => {
+    const order: string[] = [];
+    const h = await fresh({ batch: { lexical: 1, neural: 1 } });
+    await h.importText('budget.txt', BUDGET);
+    await h.importText('maple.txt', MAPLE);
+    await h.importText('handbook.md', DOCUMENT);
+    // Dates: the budget conversation is the most recent one.
+    const [budget, maple] = await Promise.all([
+      h.vault.db.conversations.filter((c) => c.title.includes('Kyoto')).first(),
+      h.vault.db.conversations.filter((c) => c.title.includes('maple')).first(),
+    ]);
+    await h.vault.db.conversations.update(budget!.id, { updatedAt: 2_000 });
+    await h.vault.db.conversations.update(maple!.id, { updatedAt: 1_000 });
+    await h.vault.jobs.enqueue(indexUpdateJob({ conversationIds: [budget!.id, maple!.id] }), Date.now());
+    await h.drain();
+    // Forget every vector: the next session embeds everything again, in order.
+    await h.vault.db.vectors.clear();
+    const reopened = await h.reopen({ batch: { lexical: 1, neural: 1 } });
+    const vectors = reopened.service.state.vectors;
+    const put = vectors.put.bind(vectors);
+    vectors.put = async (rows) => {
+      order.push(...rows.map((r) => r.recordId));
+      return put(rows);
+    };
+    await reopened.drain();
+    const kinds = await Promise.all(
+      order.map(async (id) => {
+        const chunk = await h.vault.db.chunks.get(id);
+        return chunk!.parentType === 'resource' ? 'resource' : chunk!.conversationId === budget!.id ? 'budget' : 'maple';
+      }),
+    );
+    const firstOf = (k: (typeof kinds)[number]) => kinds.indexOf(k);
+    const lastOf = (k: (typeof kinds)[number]) => kinds.lastIndexOf(k);
+    expect(lastOf('resource')).toBeLessThan(firstOf('budget'));
+    expect(lastOf('budget')).toBeLessThan(firstOf('maple'));
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * How the index service gets an embedder for a choice. In Node (CLI, tests) the transformers.js
+ * embedder runs in-process; in the browser the index worker's host hands neural models to the
+ * embed worker (workers/index/embed-worker-host.ts) so the index keeps answering searches while a
+ * batch is embedded. The lexical embedder always runs where the index is.
+ */
+import { choiceId, type Embedder, type EmbedderChoice } from '../../src/lib/core/api/embedder';
+import type { ModelDownload } from '../../src/lib/core/api/index-api';
+import { LexicalEmbedder } from '../../src/lib/models/lexical-embedder';
+import { type ModelLoadProgress, TransformersEmbedder } from '../../src/lib/models/transformers-embedder';
+
+export interface LoadedEmbedder extends Embedder {
+  readonly device: string | null;
+  embedQueries(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+  dispose?(): Promise<void>;
+}
+
+export interface EmbedderHost {
+  load(choice: EmbedderChoice, onProgress?: (download: ModelDownload) => void): Promise<LoadedEmbedder>;
+}
+
+export function lexicalEmbedder(): LoadedEmbedder {
+  const lexical = new LexicalEmbedder();
+  return {
+    id: lexical.id,
+    dims: lexical.dims,
+    kind: 'lexical',
+    device: null,
+    embed: (texts, options) => lexical.embed(texts, options),
+    embedQueries: (texts, options) => lexical.embed(texts, options),
+  };
+}
+
+/** Turns transformers.js progress events into one download figure over every file of a model. */
+export function downloadTracker(embedderId: string, report: (download: ModelDownload) => void): (p: ModelLoadProgress) => void {
+  const files = new Map<string, { loaded: number; total: number }>();
+  return (p) => {
+    if (p.status !== 'progress' || !p.file) return;
+    files.set(p.file, { loaded: p.loaded ?? 0, total: p.total ?? 0 });
+    let loaded = 0;
+    let total = 0;
+    for (const f of files.values()) {
+      loaded += f.loaded;
+      total += f.total;
+    }
+    report({ embedderId, file: p.file, loaded, total, fraction: total > 0 ? loaded / total : 0 });
+  };
+}
+
+/** Node: transformers.js in this process (ONNX Runtime's native CPU backend). */
+export function inProcessEmbedderHost(): EmbedderHost {
+  return {
+    async load(choice, onProgress) {
+      if (choice.kind === 'lexical') return lexicalEmbedder();
+      const id = choiceId(choice);
+      const embedder = await TransformersEmbedder.load({
+        model: choice.spec,
+        source: choice.origin === 'hub' ? { kind: 'remote' } : { kind: 'local', path: choice.path ?? '' },
+        onProgress: onProgress ? downloadTracker(id, onProgress) : undefined,
+      });
+      return embedder;
+    },
+  };
+}

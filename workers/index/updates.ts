@@ -1,0 +1,82 @@
+/**
+ * Keeping the index in step with the vault: a conversation or note is re-read and re-chunked,
+ * and the difference is applied to the chunks table (with the vectors of removed or changed
+ * chunks), the BM25 index, the catalog and every vector index, in that order. Running it twice
+ * changes nothing the second time, so a retried job is harmless.
+ */
+import type { ChunkRecord } from '../../src/lib/core/records';
+import type { ChunkChange } from '../../src/lib/store/chunks-repo';
+import { chunkEntry, chunkIndexText, conversationChange, isIndexedNote, noteEntry, noteIndexText, resourceChange } from './documents';
+import type { IndexState } from './index-state';
+
+export interface UpdateCounts {
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+const empty = (): UpdateCounts => ({ added: 0, changed: 0, removed: 0 });
+
+async function applyChange(state: IndexState, change: ChunkChange & { current: ChunkRecord[] }, at: number | null): Promise<UpdateCounts> {
+  const counts = empty();
+  const touched = change.put.length + change.remove.length > 0;
+  if (touched) {
+    await state.bm25Store.markDirty();
+    await state.chunks.apply(change);
+  }
+  const gone = [...change.remove, ...change.stale];
+  for (const model of state.models()) model.remove(gone);
+  for (const id of change.remove) {
+    state.bm25.remove(id);
+    state.catalog.delete(id);
+    counts.removed++;
+  }
+  const written = new Set(change.put.map((c) => c.id));
+  for (const chunk of change.current) {
+    const entry = chunkEntry(chunk, at);
+    const known = state.catalog.get(chunk.id);
+    if (written.has(chunk.id) || !state.bm25.has(chunk.id)) {
+      if (!touched) await state.bm25Store.markDirty();
+      state.bm25.add(chunk.id, chunkIndexText(chunk));
+      if (known) counts.changed++;
+      else counts.added++;
+    }
+    if (!known || known.hash !== entry.hash || known.at !== entry.at) state.catalog.set(entry);
+  }
+  return counts;
+}
+
+export async function reindexConversation(state: IndexState, conversationId: string): Promise<UpdateCounts> {
+  const change = await conversationChange(state.vault, state.chunks, conversationId, state.sealer);
+  return state.lock.run(() => applyChange(state, change, change.at));
+}
+
+/** A resource note is chunked; a kept atomic note is one document; anything else leaves the index. */
+export async function reindexNote(state: IndexState, noteId: string): Promise<UpdateCounts> {
+  const note = await state.vault.notes.get(noteId);
+  const change = await resourceChange(state.chunks, note, noteId, state.sealer);
+  const atomic = note && isIndexedNote(note) ? await noteEntry(note) : null;
+  return state.lock.run(async () => {
+    const counts = await applyChange(state, change, null);
+    const known = state.catalog.get(noteId);
+    if (atomic && (known?.hash !== atomic.hash || !state.bm25.has(noteId))) {
+      await state.bm25Store.markDirty();
+      state.bm25.add(noteId, noteIndexText(note!));
+      state.catalog.set(atomic);
+      if (known) counts.changed++;
+      else counts.added++;
+    } else if (!atomic && known?.kind === 'note') {
+      await state.bm25Store.markDirty();
+      state.bm25.remove(noteId);
+      state.catalog.delete(noteId);
+      for (const model of state.models()) model.remove([noteId]);
+      await state.vectors.deleteRecords([noteId]);
+      counts.removed++;
+    }
+    return counts;
+  });
+}
+
+export function addCounts(a: UpdateCounts, b: UpdateCounts): UpdateCounts {
+  return { added: a.added + b.added, changed: a.changed + b.changed, removed: a.removed + b.removed };
+}
