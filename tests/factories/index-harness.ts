@@ -3,7 +3,7 @@
  * files the way the app does (the importer queues index.update), then `drain()` runs the index
  * jobs until none is left.
  */
-import { JobRunner } from '../../src/lib/store/job-runner';
+import { JobRunner, type RunnerOptions } from '../../src/lib/store/job-runner';
 import { queueIndexing } from '../../src/lib/store/index-queue';
 import { runImport, type ImportInput } from '../../src/lib/store/importer';
 import { openIndexCache } from '../../src/lib/store/vector-index-manifest';
@@ -29,21 +29,31 @@ export interface Harness {
   close(): void;
 }
 
+/** Resolves once `check` holds (polling), or fails after `ms`. */
+export async function waitUntil(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 export interface HarnessOptions extends Partial<IndexDeps> {
   host?: EmbedderHost;
+  runner?: Partial<RunnerOptions>;
 }
 
 async function build(vault: Vault, cache: Harness['cache'], options: HarnessOptions): Promise<Harness> {
-  const service = new IndexService({
-    vault,
-    cache,
-    host: options.host ?? inProcessEmbedderHost(),
-    rng: seededRng(5),
-    saveEveryMs: 0,
-    ...options,
-  });
+  const { runner: _runner, ...deps } = options;
+  const service = new IndexService({ vault, cache, host: inProcessEmbedderHost(), rng: seededRng(5), saveEveryMs: 0, ...deps });
   await service.start();
-  const runner = new JobRunner({ jobs: vault.jobs, workerId: `index-${++counter}`, handlers: service.handlers(), rng: seededRng(9) });
+  const runner = new JobRunner({
+    jobs: vault.jobs,
+    workerId: `index-${++counter}`,
+    handlers: service.handlers(),
+    rng: seededRng(9),
+    ...options.runner,
+  });
   const importFiles = async (inputs: ImportInput[]) => {
     await runImport(vault, inputs, { onPublished: queueIndexing(vault) });
   };
@@ -59,7 +69,19 @@ async function build(vault: Vault, cache: Harness['cache'], options: HarnessOpti
     },
     async drain(max = 50) {
       let ran = 0;
-      while (ran < max && (await runner.runOnce()) === 'ran') ran++;
+      let idle = 0;
+      while (ran < max && idle < 300) {
+        if ((await runner.runOnce()) === 'ran') {
+          ran++;
+          idle = 0;
+          continue;
+        }
+        // Idle: done, unless a job waits out a retry backoff.
+        const waiting = await vault.db.jobs.where('status').anyOf('pending', 'leased').count();
+        if (waiting === 0) break;
+        idle++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return ran;
     },
     reopen: (overrides = {}) => build(vault, cache, { ...options, ...overrides }),

@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
+import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
+import { type EmbedderHost, inProcessEmbedderHost } from '../../../workers/index/embedder-host';
+import { indexName } from '../../../workers/index/model-index';
+import { indexHarness, waitUntil, type Harness } from '../../factories/index-harness';
+import { BUDGET, DOCUMENT, MAPLE, MOSS } from '../../factories/index-fixtures';
+
+const harnesses: Harness[] = [];
+async function fresh(...args: Parameters<typeof indexHarness>): Promise<Harness> {
+  const h = await indexHarness(...args);
+  harnesses.push(h);
+  return h;
+}
+afterEach(() => {
+  for (const h of harnesses.splice(0)) h.close();
+});
+
+async function importAll(h: Harness): Promise<void> {
+  for (const [name, text] of [
+    ['maple.txt', MAPLE],
+    ['moss.txt', MOSS],
+    ['budget.txt', BUDGET],
+    ['handbook.md', DOCUMENT],
+  ] as const)
+    await h.importText(name, text);
+}
+
+const QUERIES = ['prune the maple lightly', 'koi pond filter', 'rail pass between cities', 'acidic soil for moss'];
+
+async function answers(h: Harness) {
+  const out: string[][] = [];
+  for (const q of QUERIES) {
+    out.push((await h.service.lexicalSearch(q, 3)).map((x) => x.id));
+    out.push((await h.service.vectorSearch(await h.service.embedQuery(q), 3)).map((x) => x.id));
+  }
+  return out;
+}
+
+/** The lexical embedder, stuck before batch `after + 1` until `crash()` (a tab closed mid-job). */
+function stallingHost(after: number): { host: EmbedderHost; crash: () => void } {
+  let batches = 0;
+  let crash: () => void = () => undefined;
+  const stalled = new Promise<never>((_, reject) => (crash = () => reject(new Error('the tab was closed'))));
+  stalled.catch(() => undefined);
+  return {
+    crash: () => crash(),
+    host: {
+      async load(choice) {
+        const base = await inProcessEmbedderHost().load(choice);
+        return {
+          ...base,
+          embed: async (texts, options) => {
+            if (++batches > after) await stalled;
+            return base.embed(texts, options);
+          },
+        };
+      },
+    },
+  };
+}
+
+describe('index persistence', () => {
+  it('reloads the saved BM25 and vector index and answers the same', async () => {
+    const h = await fresh();
+    await importAll(h);
+    await h.drain();
+    const before = await answers(h);
+    const again = await h.reopen();
+    expect(again.service.state.bm25Info.loadedFrom).toBe('saved');
+    expect(again.service.state.notices).toEqual([]);
+    expect(again.service.state.serving!.index.count).toBe(again.service.state.catalog.size);
+    expect(await answers(again)).toEqual(before);
+  });
+
+  it('detects a corrupted label map, rebuilds from the stored vectors with a notice, and answers with the right ids', async () => {
+    const h = await fresh();
+    await importAll(h);
+    await h.drain();
+    const before = await answers(h);
+    const name = indexName(h.vault.db.name, 'lexical-v1-384');
+    const saved = (await h.cache.manifests.get(name)) as VectorIndexManifest;
+    const tampered = structuredClone(saved);
+    tampered.recordIds.reverse();
+    await h.cache.manifests.put(tampered);
+    const again = await h.reopen();
+    expect(again.service.state.notices[0]).toMatchObject({ code: 'index/corrupt' });
+    expect(again.service.state.notices[0]!.message).toMatch(/rebuilt from \d+ stored vectors/u);
+    expect(await answers(again)).toEqual(before);
+    const third = await h.reopen();
+    expect(third.service.state.notices).toEqual([]);
+  });
+
+  it('rebuilds a damaged or unsaved keyword index from the chunks', async () => {
+    const h = await fresh();
+    await importAll(h);
+    await h.drain();
+    const before = await answers(h);
+    const key = `bm25:${h.vault.db.name}`;
+    const bytes = (await h.cache.blobs.get<Uint8Array>(key))!;
+    await h.cache.blobs.put(key, bytes.slice(0, bytes.length - 9));
+    const damaged = await h.reopen();
+    expect(damaged.service.state.bm25Info.loadedFrom).toBe('rebuilt');
+    expect(damaged.service.state.notices[0]!.message).toMatch(/keyword index was rebuilt/u);
+    expect(await answers(damaged)).toEqual(before);
+    await damaged.service.state.bm25Store.markDirty();
+    const dirty = await h.reopen();
+    expect(dirty.service.state.bm25Info.loadedFrom).toBe('rebuilt');
+    expect(await answers(dirty)).toEqual(before);
+  });
+
+  it('a tab closed mid-embedding: the resumed job gives the same vectors as an uninterrupted one', async () => {
+    const stalling = stallingHost(3);
+    const a = await fresh({ host: stalling.host, batch: { lexical: 2, neural: 2 }, saveEveryMs: Infinity });
+    await importAll(a);
+    const running = a.drain();
+    await waitUntil(async () => (await a.vault.db.vectors.count()) >= 6);
+    // The closed tab never saves again: its in-memory index is gone.
+    a.service.state.deps.readOnly = true;
+    const deadWorker = (await a.vault.db.jobs.where('status').equals('leased').first())!.leasedBy;
+    // The next tab: its reaper sees the dead tab's Web Lock gone; its clock runs past the backoff.
+    let t = Date.now();
+    const b = await a.reopen({
+      host: inProcessEmbedderHost(),
+      runner: { holderAlive: (id) => id !== deadWorker, clock: () => (t += 1_000) },
+    });
+    expect(b.service.state.serving!.index.count).toBe(6); // caught up from the vectors table
+    expect(b.service.state.catalog.size).toBeGreaterThan(6);
+    expect(await b.drain()).toBeGreaterThanOrEqual(1);
+    stalling.crash();
+    await running.catch(() => undefined);
+
+    const reference = await fresh({ batch: { lexical: 2, neural: 2 } });
+    await importAll(reference);
+    await reference.drain();
+    const rows = async (h: Harness) => new Map((await h.vault.db.vectors.toArray()).map((r) => [r.recordId, Array.from(r.vector)]));
+    const resumed = await rows(b);
+    const uninterrupted = await rows(reference);
+    expect(resumed.size).toBe(b.service.state.catalog.size);
+    expect([...resumed.keys()].sort()).toEqual([...uninterrupted.keys()].sort());
+    for (const [id, vector] of uninterrupted) expect(resumed.get(id)).toEqual(vector);
+    expect(await answers(b)).toEqual(await answers(reference));
+    const job = await b.vault.db.jobs
+      .where('type')
+      .equals('index.embed')
+      .filter((j) => j.status === 'done')
+      .first();
+    expect(job!.attempts).toBe(2);
+  });
+
+  it('index.rebuild re-derives everything: a hidden conversation leaves, merged vectors with clashing labels are relabelled', async () => {
+    const h = await fresh();
+    await importAll(h);
+    await h.drain();
+    const moss = (await h.vault.db.conversations.filter((c) => c.title.includes('moss')).first())!;
+    await h.vault.db.conversations.update(moss.id, { state: 'staged' });
+    // A vault file merged in another device's vectors: same labels, other records.
+    const mossChunks = new Set((await h.vault.db.chunks.where('conversationId').equals(moss.id).primaryKeys()).map(String));
+    const [x, y] = (await h.vault.db.vectors.toArray()).filter((r) => !mossChunks.has(r.recordId));
+    await h.vault.db.vectors.put({ ...x!, label: y!.label });
+    await h.vault.db.vectors.put({ ...x!, recordId: 'chunk-from-elsewhere#0' });
+    await h.vault.jobs.enqueue(indexRebuildJob(), Date.now());
+    await h.drain();
+    const chunks = await h.vault.db.chunks.toArray();
+    expect(chunks.some((c) => c.conversationId === moss.id)).toBe(false);
+    expect(await h.vault.db.vectors.get(['chunk-from-elsewhere#0', 'lexical-v1-384'])).toBeUndefined();
+    const labels = (await h.vault.db.vectors.toArray()).map((r) => r.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(h.service.state.notices.some((n) => n.code === 'index/corrupt')).toBe(true);
+    const [xHit] = await h.service.vectorSearch(x!.vector, 1);
+    expect(xHit).toMatchObject({ id: x!.recordId });
+    expect(h.service.state.serving!.index.count).toBe(chunks.length);
+    expect((await h.service.lexicalSearch('acidic soil moss', 5)).length).toBe(0);
+  });
+});
