@@ -25,7 +25,7 @@ export interface Harness {
   /** Runs index jobs until the queue has none due; returns how many ran. */
   drain(max?: number): Promise<number>;
   /** A second service over the same databases (a reload, another tab). */
-  reopen(overrides?: Partial<IndexDeps>): Promise<Harness>;
+  reopen(overrides?: HarnessOptions): Promise<Harness>;
   close(): void;
 }
 
