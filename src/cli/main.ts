@@ -58,6 +58,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 const isEntry = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (isEntry) {
+  // stdout carries the command's output only (JSON with --json): libraries that log to the console
+  // (hnswlib-wasm's file system messages) are sent to stderr.
+  console.log = console.info = (...args: unknown[]) => console.error(...args);
   const io: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
   main(process.argv.slice(2), io).then(
     (code) => process.exit(code),

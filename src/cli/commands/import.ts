@@ -22,7 +22,7 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
   return out;
 }
 
-async function inputsFor(paths: readonly string[]): Promise<ImportInput[]> {
+export async function inputsFor(paths: readonly string[]): Promise<ImportInput[]> {
   return Promise.all(
     paths.map(async (path) => ({
       name: path,
