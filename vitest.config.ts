@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { hnswlibNoEval } from './scripts/hnswlib-no-eval.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
+  // The tests run the same eval-free hnswlib-wasm the app ships (scripts/hnswlib-no-eval.js).
+  plugins: [hnswlibNoEval()],
   resolve: {
     alias: {
       $lib: here('./src/lib'),
@@ -18,5 +21,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    server: { deps: { inline: [/hnswlib-wasm/] } },
   },
 });

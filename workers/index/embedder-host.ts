@@ -1,13 +1,13 @@
 /**
  * How the index service gets an embedder for a choice. In Node (CLI, tests) the transformers.js
- * embedder runs in-process; in the browser the index worker's host hands neural models to the
+ * embedder runs in-process (in-process-host.ts); in the browser the index worker's host hands neural models to the
  * embed worker (workers/index/embed-worker-host.ts) so the index keeps answering searches while a
  * batch is embedded. The lexical embedder always runs where the index is.
  */
-import { choiceId, type Embedder, type EmbedderChoice } from '../../src/lib/core/api/embedder';
+import type { Embedder, EmbedderChoice } from '../../src/lib/core/api/embedder';
 import type { ModelDownload } from '../../src/lib/core/api/index-api';
 import { LexicalEmbedder } from '../../src/lib/models/lexical-embedder';
-import { type ModelLoadProgress, TransformersEmbedder } from '../../src/lib/models/transformers-embedder';
+import type { ModelLoadProgress } from '../../src/lib/models/transformers-embedder';
 
 export interface LoadedEmbedder extends Embedder {
   readonly device: string | null;
@@ -44,21 +44,5 @@ export function downloadTracker(embedderId: string, report: (download: ModelDown
       total += f.total;
     }
     report({ embedderId, file: p.file, loaded, total, fraction: total > 0 ? loaded / total : 0 });
-  };
-}
-
-/** Node: transformers.js in this process (ONNX Runtime's native CPU backend). */
-export function inProcessEmbedderHost(): EmbedderHost {
-  return {
-    async load(choice, onProgress) {
-      if (choice.kind === 'lexical') return lexicalEmbedder();
-      const id = choiceId(choice);
-      const embedder = await TransformersEmbedder.load({
-        model: choice.spec,
-        source: choice.origin === 'hub' ? { kind: 'remote' } : { kind: 'local', path: choice.path ?? '' },
-        onProgress: onProgress ? downloadTracker(id, onProgress) : undefined,
-      });
-      return embedder;
-    },
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FileReport, ImportReport } from '../../lib/core/import/report';
 import { TABLE_NAMES } from '../../lib/store/schema';
+import { queueIndexing } from '../../lib/store/index-queue';
 import { runImport, type ImportInput } from '../../lib/store/importer';
 import { openVault, type Vault } from '../../lib/store/vault';
 import { UsageError, type Command } from '../command';
@@ -96,7 +97,7 @@ export const importCommand: Command = {
     const files = await expandPaths(paths);
     const vault = await openVault(`cli-import-${process.pid}-${Date.now()}`);
     try {
-      const report = await runImport(vault, await inputsFor(files));
+      const report = await runImport(vault, await inputsFor(files), { onPublished: queueIndexing(vault) });
       const dumped = dump ? await dumpVault(vault, dump) : null;
       const text = reportText(report) + (dump ? `\nWrote ${dumped} rows to ${dump}.` : '');
       return { json: reportJson(report), text, exitCode: report.status === 'done' ? 0 : 1 };

@@ -9,7 +9,7 @@ import { runImport } from '../../lib/store/importer';
 import { JobRunner, type JobHandler } from '../../lib/store/job-runner';
 import { openIndexCache } from '../../lib/store/vector-index-manifest';
 import { openVault } from '../../lib/store/vault';
-import { inProcessEmbedderHost } from '../../../workers/index/embedder-host';
+import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
 import { IndexService } from '../../../workers/index/index-service';
 import { UsageError, type Command } from '../command';
 import { expandPaths, inputsFor } from './import';

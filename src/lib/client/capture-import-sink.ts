@@ -3,6 +3,7 @@ import type { CapturePayload } from '../core/capture/payload';
 import { parsedEvents } from '../core/import/parsed-events';
 import { applyWriteSafety } from '../core/safety/write-safety';
 import { conversationRecordId, messageRecordId, resourceRecordId } from '../store/import-session';
+import { queueIndexing } from '../store/index-queue';
 import { prepareConversation, runImport } from '../store/importer';
 import type { Vault } from '../store/vault';
 import type { CapturePreview, CaptureResult, CaptureSink } from './capture';
@@ -45,7 +46,9 @@ export function createImportSink(openVault: () => Promise<Vault>): CaptureSink {
       const name = `Capture from ${payload.source}: ${payload.title || payload.url || 'untitled'}`;
       const conversations = parsed.kind === 'conversation' ? [parsed.conversation] : [];
       const resources = parsed.kind === 'resource' ? [parsed.resource] : [];
-      const report = await runImport(vault, [{ name, size: null, events: parsedEvents(name, 'transcript', conversations, resources, 0) }]);
+      const report = await runImport(vault, [{ name, size: null, events: parsedEvents(name, 'transcript', conversations, resources, 0) }], {
+        onPublished: queueIndexing(vault),
+      });
       const file = report.files[0]!;
       const failure = file.errors[0];
       if (failure) throw failure;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
 import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
-import { type EmbedderHost, inProcessEmbedderHost } from '../../../workers/index/embedder-host';
+import type { EmbedderHost } from '../../../workers/index/embedder-host';
+import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
 import { indexName } from '../../../workers/index/model-index';
 import { indexHarness, waitUntil, type Harness } from '../../factories/index-harness';
 import { BUDGET, DOCUMENT, MAPLE, MOSS } from '../../factories/index-fixtures';

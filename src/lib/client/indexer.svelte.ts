@@ -1,0 +1,116 @@
+import * as Comlink from 'comlink';
+import type { EmbedderChoice } from '../core/api/embedder';
+import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
+import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../core/recall/ports';
+import { errors } from './errors.svelte';
+import { RpcClient } from './rpc';
+
+/**
+ * Main-thread face of the index worker: its status as runes (progress, health, the serving
+ * embedder, a model download), the model list, and the commands of the settings screen. The read
+ * path gets the search ports from `ports()`.
+ */
+export class IndexClient {
+  status = $state<IndexStatus | null>(null);
+  models = $state<ModelEntry[]>([]);
+  connection = $state<'starting' | 'ready' | 'failed'>('starting');
+  private readonly rpc: RpcClient<IndexApi>;
+
+  constructor() {
+    this.rpc = new RpcClient<IndexApi>({
+      name: 'index worker',
+      timeoutMs: 60_000,
+      // A worker script URL, not reactive state.
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity
+      spawn: () => new Worker(new URL('../../../workers/index.worker.ts', import.meta.url), { type: 'module', name: 'index' }),
+      onRestart: (reason) => {
+        errors.report(reason, 'the search index');
+        void this.connect();
+      },
+    });
+  }
+
+  /** Subscribes to status changes, then waits until the indexes are loaded. */
+  async connect(): Promise<void> {
+    try {
+      await this.rpc.call('subscribe', [Comlink.proxy((status: IndexStatus) => this.receive(status))]);
+      await this.rpc.call('ready', [], 10 * 60_000);
+      this.connection = 'ready';
+      await this.refreshModels();
+    } catch (error) {
+      this.connection = 'failed';
+      errors.report(error, 'starting the search index');
+    }
+  }
+
+  private receive(status: IndexStatus): void {
+    const previous = this.status;
+    this.status = status;
+    const switched =
+      previous && (previous.serving.embedderId !== status.serving.embedderId || previous.target?.embedderId !== status.target?.embedderId);
+    if (switched) void this.refreshModels().catch(() => undefined);
+  }
+
+  async refreshModels(): Promise<void> {
+    this.models = await this.rpc.call('models', []);
+  }
+
+  pause(): Promise<void> {
+    return this.rpc.call('pause', []);
+  }
+
+  resume(): Promise<void> {
+    return this.rpc.call('resume', []);
+  }
+
+  checkHealth(): Promise<unknown> {
+    return this.rpc.call('checkHealth', [], 10 * 60_000);
+  }
+
+  async useEmbedder(choice: EmbedderChoice): Promise<void> {
+    await this.rpc.call('useEmbedder', [choice]);
+    await this.refreshModels();
+  }
+
+  async deleteModel(embedderId: string): Promise<void> {
+    await this.rpc.call('deleteModel', [embedderId]);
+    await this.refreshModels();
+  }
+
+  /** Stores a model folder's files (or one ZIP) for offline use and lists it. */
+  async importModelFiles(files: readonly File[]): Promise<ModelEntry> {
+    const inputs: ModelFileInput[] = files.map((f) => ({ path: f.webkitRelativePath || f.name, blob: f }));
+    const entry = await this.rpc.call('importModelFiles', [inputs], 10 * 60_000);
+    await this.refreshModels();
+    return entry;
+  }
+
+  /** The read path's ports over the index worker (recall runs on top of these). */
+  ports(): {
+    lexical: LexicalSearcher;
+    vector: VectorSearcher;
+    store: CandidateStore;
+    embedQuery: (text: string) => Promise<Float32Array>;
+  } {
+    return {
+      lexical: { search: (query, k) => this.rpc.call('lexicalSearch', [query, k]) },
+      vector: {
+        search: (vector, k) => this.rpc.call('vectorSearch', [vector, k]),
+        similarity: (vector, ids) => this.rpc.call('similarity', [vector, [...ids]]),
+      },
+      store: { get: (ids) => this.rpc.call('candidates', [[...ids]]) },
+      embedQuery: (text) => this.rpc.call('embedQuery', [text], 120_000),
+    };
+  }
+}
+
+let instance: IndexClient | null = null;
+
+/** The app's one index client, started on first use (browser only). */
+export function indexer(): IndexClient {
+  if (!instance) {
+    instance = new IndexClient();
+    void instance.connect();
+  }
+  return instance;
+}
