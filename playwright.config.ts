@@ -38,7 +38,8 @@ export default defineConfig({
     { name: 'offline', testMatch: '**/offline*.spec.ts' },
   ],
   webServer: {
-    command: `node scripts/serve.js`,
+    // The tiny test model (transformers.js e2e) is generated first when it is missing.
+    command: `npx tsx scripts/ensure-test-model.ts && node scripts/serve.js`,
     env: { PORT: String(PORT), HOST: '127.0.0.1' },
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,

@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { zipSync } from 'fflate';
 import { chatgptExport } from '../tests/factories/import-generator';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
@@ -7,6 +10,21 @@ import { IndexPanels } from './pages/index-panels';
 function generatedExport(): Buffer {
   const { chunks } = chatgptExport({ conversations: 300, targetBytes: 1_500_000, seed: 7 });
   return Buffer.concat([...chunks]);
+}
+
+/** The generated tiny model folder (e2e/global-setup.ts makes it), zipped as a person would. */
+function tinyModelZip(): Buffer {
+  const root = 'static/test-models/tiny-bert';
+  const files: Record<string, Uint8Array> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files[`tiny-bert/${relative(root, path)}`] = readFileSync(path);
+    }
+  };
+  walk(root);
+  return Buffer.from(zipSync(files));
 }
 
 test('after an import, indexing shows progress, survives a reload mid-way, finishes, and the index is healthy', async ({ page }) => {
@@ -58,4 +76,29 @@ test('pause stops indexing where it is and resume finishes it', async ({ page })
   await panels.progress.getByTestId('index-resume').click();
   await panels.waitUpToDate();
   await expect(panels.health.getByTestId('health-vectors')).toContainText(/^(\d+) of \1 documents/u);
+});
+
+test('a model folder provided as a ZIP is stored in the model cache, serves, and can be deleted', async ({ page }) => {
+  test.setTimeout(120_000);
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  await importPage.open();
+  await importPage.paste('User: Which gravel suits a dry garden?\nAssistant: Crushed granite, raked in lines.');
+  await importPage.storedCounts();
+  await panels.openSettings();
+  await panels.waitUpToDate();
+
+  await panels.embedder
+    .getByTestId('model-zip')
+    .setInputFiles([{ name: 'tiny-bert.zip', mimeType: 'application/zip', buffer: tinyModelZip() }]);
+  const provided = panels.model('transformers:local/tiny-bert:fp32');
+  await expect(provided).toHaveAttribute('data-cached', 'true', { timeout: 30_000 });
+  await expect(provided).toContainText(/cached, \d+(\.\d)? KB in 4 files/u);
+  await provided.getByTestId('model-use').click();
+  await panels.waitServing('transformers:local/tiny-bert:fp32');
+  await expect(panels.embedder.getByTestId('embedder-serving')).toContainText(/on wasm/u);
+
+  await provided.getByTestId('model-delete').click();
+  await panels.waitServing('lexical-v1-384');
+  await expect(panels.model('transformers:local/tiny-bert:fp32')).toHaveCount(0);
 });

@@ -7,6 +7,7 @@
 import { choiceId, type EmbedderChoice } from '../../src/lib/core/api/embedder';
 import type { HealthReport } from '../../src/lib/core/api/index-api';
 import { withStoreTimeout } from '../../src/lib/store/transaction';
+import { verifyVectorIndex } from '../../src/lib/store/vector-index-verify';
 import type { DocEntry } from './catalog';
 import { chunkIndexText, noteIndexText } from './documents';
 import { checkIndexHealth } from './health-check';
@@ -124,6 +125,16 @@ export async function runHealthCheck(state: IndexState): Promise<HealthReport | 
   const model = state.serving;
   if (!model) return null;
   const report = await state.lock.run(async () => {
+    // Integrity first (label map against the vectors table), then recall.
+    const integrity = await verifyVectorIndex(model.index, model.truth(), { rng: state.rng, now: state.now, sample: 32 });
+    if (!integrity.ok) {
+      await model.rebuildFromRows();
+      state.notice(
+        'index/corrupt',
+        `The vector index did not match the vault (${integrity.problems.slice(0, 2).join('; ')}); it was rebuilt.`,
+      );
+    }
+    model.verifiedAt = state.now();
     const before = model.index.params.ef;
     const result = await checkIndexHealth(model, { rng: state.rng, now: state.now });
     if (result.verdict === 'tuned' || result.verdict === 'rebuilt' || model.index.params.ef !== before) model.changed = true;

@@ -68,7 +68,8 @@ export class IndexClient {
   }
 
   async useEmbedder(choice: EmbedderChoice): Promise<void> {
-    await this.rpc.call('useEmbedder', [choice]);
+    // Choices come from rune state (proxies, which cannot be cloned): send a plain copy.
+    await this.rpc.call('useEmbedder', [$state.snapshot(choice) as EmbedderChoice]);
     await this.refreshModels();
   }
 
