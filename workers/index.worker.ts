@@ -119,7 +119,9 @@ const started = (async () => {
       service = newService(vault, true);
       await service.start();
       role = 'follower';
-      channel?.addEventListener('message', () => void service?.reload().then(notifySoon, () => undefined));
+      channel?.addEventListener('message', () => {
+        if (role === 'follower') void service?.reload().then(notifySoon, () => undefined);
+      });
       void waitForLock(LEADER_LOCK).then(() => lead(vault));
     }
   } catch (thrown) {

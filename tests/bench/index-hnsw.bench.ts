@@ -20,7 +20,7 @@ interface Build {
   M: number;
   efConstruction: number;
 }
-const EFS = (process.env.BENCH_HNSW_EFS ?? '32,64,128,256,512').split(',').map(Number);
+const EFS = (process.env.BENCH_HNSW_EFS ?? '64,128,160,192,224,256,384').split(',').map(Number);
 const DEFAULT_BUILD: Build = { M: 32, efConstruction: 200 };
 const GRID: Build[] = [{ M: 16, efConstruction: 100 }, { M: 16, efConstruction: 200 }, DEFAULT_BUILD];
 

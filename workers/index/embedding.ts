@@ -120,6 +120,19 @@ export async function promoteIfComplete(state: IndexState): Promise<boolean> {
   return promoted;
 }
 
+/**
+ * Whether an embedding pass should end with a health check: none yet, another embedder, the index
+ * grew or shrank by a tenth since, or a day went by (a check scans every vector once).
+ */
+export function healthDue(state: IndexState): boolean {
+  const last = state.health;
+  const model = state.serving;
+  if (!model) return false;
+  if (!last || last.embedderId !== model.embedderId) return true;
+  const count = model.index.count;
+  return Math.abs(count - last.vectors) > Math.max(10, last.vectors * 0.1) || state.now() - last.checkedAt > 86_400_000;
+}
+
 /** Measures the serving index's recall@10 (tuning or rebuilding it below target) and keeps the report. */
 export async function runHealthCheck(state: IndexState): Promise<HealthReport | null> {
   const model = state.serving;

@@ -10,7 +10,7 @@
 import { INDEX_JOBS, indexEmbedJob, type IndexRebuildPayload, type IndexUpdatePayload } from '../../src/lib/core/api/index-api';
 import type { JobContext, JobHandler } from '../../src/lib/store/job-runner';
 import { withStoreTimeout } from '../../src/lib/store/transaction';
-import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck } from './embedding';
+import { embedBatch, embedPlan, healthDue, persist, persistIfDue, promoteIfComplete, runHealthCheck } from './embedding';
 import type { IndexState } from './index-state';
 import { loadState } from './load';
 import { addCounts, reindexConversation, reindexNote, type UpdateCounts } from './updates';
@@ -78,7 +78,7 @@ export function embedHandler(state: IndexState): JobHandler {
       if (done === null) return null;
       await persist(state);
       const promoted = await promoteIfComplete(state);
-      const health = await runHealthCheck(state);
+      const health = healthDue(state) ? await runHealthCheck(state) : state.health;
       return { embedded: done - start, promoted, recallAt10: health?.recallAt10 ?? null };
     } finally {
       // A pause or a failure keeps what was embedded so far.
