@@ -102,3 +102,19 @@ test('a model folder provided as a ZIP is stored in the model cache, serves, and
   await panels.waitServing('lexical-v1-384');
   await expect(panels.model('transformers:local/tiny-bert:fp32')).toHaveCount(0);
 });
+
+test('a model folder picked with the folder input is stored and serves', async ({ page }) => {
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  await importPage.open();
+  await importPage.paste('User: Which moss likes shade?\nAssistant: Cushion moss, in damp shade.');
+  await importPage.storedCounts();
+  await panels.openSettings();
+  await panels.waitUpToDate();
+  await panels.embedder.getByTestId('model-folder').setInputFiles('static/test-models/tiny-bert');
+  const provided = panels.model('transformers:local/tiny-bert:fp32');
+  await expect(provided).toHaveAttribute('data-cached', 'true', { timeout: 30_000 });
+  await provided.getByTestId('model-use').click();
+  await panels.waitServing('transformers:local/tiny-bert:fp32');
+  await expect(panels.health.getByTestId('health-coverage')).toContainText(/(\d+) of \1 documents \(100 %\)/u);
+});
