@@ -1,0 +1,64 @@
+import Dexie from 'dexie';
+import { SECTION_NAMES, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
+import type { VaultDb } from './schema';
+import { runTx, type TxOptions } from './transaction';
+import type { Vault } from './vault';
+import type { Spool } from './vaultfile-spool';
+import { tableOf } from './vaultfile-tables';
+
+/**
+ * The commit step of a restore or a merge: ONE read-write IndexedDB transaction over every
+ * vault-file table, fed page by page from a Spool. IndexedDB commits a transaction whole or not at
+ * all, so other readers (views, the job queue, other tabs) see the vault before or after, never
+ * in between, and a failure, a cancel or a closed tab part-way leaves it exactly as it was.
+ *
+ * Reading a spooled page is not an IndexedDB request, and a transaction with no pending request
+ * commits on its own; `Dexie.waitFor` keeps it alive while a page is read (it issues dummy reads
+ * meanwhile, for the few milliseconds a page takes). Memory stays at one page.
+ */
+
+/** The job another part of the app runs to rebuild the search indexes from the stored records. */
+export const INDEX_REBUILD_JOB = 'index.rebuild';
+
+/** Generous, but a stuck disk still surfaces (store/timeout) and aborts the commit. */
+export function commitTimeoutMs(records: number): number {
+  return 120_000 + 5 * records;
+}
+
+export function runCommit<T>(db: VaultDb, records: number, fn: () => Promise<T>, options: { label: string; tx?: TxOptions }): Promise<T> {
+  return runTx(
+    db,
+    'rw',
+    SECTION_NAMES.map((section) => tableOf(db, section)),
+    fn,
+    {
+      ...options.tx,
+      timeoutMs: options.tx?.timeoutMs ?? commitTimeoutMs(records),
+      label: options.label,
+    },
+  );
+}
+
+/** Runs `fn` on each spooled page of `section` from inside a transaction, keeping it alive. */
+export async function eachSpooledPage<K extends SectionName>(
+  spool: Spool,
+  section: K,
+  fn: (page: SectionRecords[K][]) => Promise<void>,
+): Promise<void> {
+  const pages = spool.pages(section);
+  try {
+    for (;;) {
+      const next = await Dexie.waitFor(Dexie.ignoreTransaction(() => pages.next()));
+      if (next.done) return;
+      await fn(next.value);
+    }
+  } finally {
+    // Even settling the generator is not an IndexedDB request: keep the transaction alive for it too.
+    await Dexie.waitFor(Dexie.ignoreTransaction(() => pages.return(undefined)));
+  }
+}
+
+/** Queues re-indexing after the vault's records were replaced or merged (one job at a time). */
+export async function queueReindex(vault: Vault, reason: 'vault-restore' | 'vault-merge', now: number): Promise<void> {
+  await vault.jobs.enqueue({ type: INDEX_REBUILD_JOB, payload: { reason, at: now }, dedupeKey: INDEX_REBUILD_JOB, priority: 50 }, now);
+}
