@@ -1,4 +1,4 @@
-import Dexie from 'dexie';
+import Dexie, { type Table } from 'dexie';
 import { SECTION_NAMES, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
 import type { VaultDb } from './schema';
 import { runTx, type TxOptions } from './transaction';
@@ -15,7 +15,22 @@ import { tableOf } from './vaultfile-tables';
  * Reading a spooled page is not an IndexedDB request, and a transaction with no pending request
  * commits on its own; `Dexie.waitFor` keeps it alive while a page is read (it issues dummy reads
  * meanwhile, for the few milliseconds a page takes). Memory stays at one page.
+ *
+ * Dexie finds "the current transaction" through a zone that follows awaited Dexie promises but can
+ * be lost across layers of plain async functions; a lost zone would run a read or write in its own
+ * transaction, outside the commit. So the commit's code reaches its tables through `boundTables`,
+ * which names the transaction explicitly.
  */
+
+/** Table access bound to one transaction, whatever the zone. */
+export type BoundTables = <K extends SectionName>(section: K) => Table<SectionRecords[K], unknown>;
+
+/** Call at the top of a transaction callback: the tables of that transaction. */
+export function boundTables(): BoundTables {
+  const tx = Dexie.currentTransaction;
+  if (!tx) throw new Error('boundTables() must be called inside a Dexie transaction');
+  return <K extends SectionName>(section: K) => tx.table(section) as unknown as Table<SectionRecords[K], unknown>;
+}
 
 /** The job another part of the app runs to rebuild the search indexes from the stored records. */
 export const INDEX_REBUILD_JOB = 'index.rebuild';

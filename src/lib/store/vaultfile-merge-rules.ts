@@ -4,9 +4,9 @@ import { displacedHistoryEntry, HISTORY_SECTIONS, mergeKey } from '../core/vault
 import { isStampedSection, tombstoneKey, type SectionName, type SectionRecords, type StampedSection } from '../core/vaultfile/sections';
 import type { Sha256 } from '../core/vaultfile/sha256';
 import { compareVersions, pickVersion, survivesTombstone } from '../core/vaultfile/version-order';
-import type { VaultDb } from './schema';
 import { isDeviceSetting } from './settings-repo';
-import { primaryKeyOf, tableOf, type AnyRecord } from './vaultfile-tables';
+import type { BoundTables } from './vaultfile-commit';
+import { primaryKeyOf, type AnyRecord } from './vaultfile-tables';
 
 /**
  * The merge of one page of incoming records against the store, record by record with the core's
@@ -57,24 +57,29 @@ function laterTombstone(a: TombstoneRecord | undefined, b: TombstoneRecord | und
 }
 
 /** History entries for displaced versions that are not yet in the store (deterministic ids by content). */
-async function newHistory(db: VaultDb, section: StampedSection, displaced: readonly AnyRecord[], hasher: Sha256): Promise<HistoryRecord[]> {
+async function newHistory(
+  tables: BoundTables,
+  section: StampedSection,
+  displaced: readonly AnyRecord[],
+  hasher: Sha256,
+): Promise<HistoryRecord[]> {
   if (displaced.length === 0 || !HISTORY_SECTIONS.includes(section)) return [];
   const entries = displaced.map((record) => displacedHistoryEntry(section, record as SectionRecords[StampedSection], hasher));
   const unique = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
-  const existing = await db.history.bulkGet(unique.map((entry) => entry.id));
+  const existing = await tables('history').bulkGet(unique.map((entry) => entry.id));
   return unique.filter((_, i) => existing[i] === undefined);
 }
 
 async function decideStamped<K extends StampedSection>(
-  db: VaultDb,
+  tables: BoundTables,
   section: K,
   incoming: readonly SectionRecords[K][],
   { incomingTombs, hasher }: MergeInputs,
 ): Promise<PageDecision> {
   const out = emptyDecision();
   const ids = incoming.map((row) => row.id);
-  const locals = await tableOf(db, section).bulkGet(ids);
-  const localTombs = await db.tombstones.bulkGet(ids.map((id) => [section, id] as [string, string]));
+  const locals = await tables(section).bulkGet(ids);
+  const localTombs = await tables('tombstones').bulkGet(ids.map((id) => [section, id] as [string, string]));
   for (let i = 0; i < incoming.length; i++) {
     const row = incoming[i]!;
     const local = locals[i];
@@ -93,7 +98,7 @@ async function decideStamped<K extends StampedSection>(
       else out.changes.added++;
       relevant = true;
     }
-    const history = await newHistory(db, section, merged.displaced, hasher);
+    const history = await newHistory(tables, section, merged.displaced, hasher);
     if (history.length > 0) {
       out.history.push(...history);
       relevant = true;
@@ -103,9 +108,9 @@ async function decideStamped<K extends StampedSection>(
   return out;
 }
 
-async function decideTombstones(db: VaultDb, incoming: readonly TombstoneRecord[], hasher: Sha256): Promise<PageDecision> {
+async function decideTombstones(tables: BoundTables, incoming: readonly TombstoneRecord[], hasher: Sha256): Promise<PageDecision> {
   const out = emptyDecision();
-  const locals = await db.tombstones.bulkGet(incoming.map((t) => [t.table, t.id] as [string, string]));
+  const locals = await tables('tombstones').bulkGet(incoming.map((t) => [t.table, t.id] as [string, string]));
   for (let i = 0; i < incoming.length; i++) {
     const tomb = incoming[i]!;
     const local = locals[i];
@@ -114,24 +119,24 @@ async function decideTombstones(db: VaultDb, incoming: readonly TombstoneRecord[
     out.puts.push(tomb);
     out.changes.tombstones++;
     if (!isStampedSection(tomb.table)) continue;
-    const row = (await tableOf(db, tomb.table).get(tomb.id)) as SectionRecords[StampedSection] | undefined;
+    const row = (await tables(tomb.table).get(tomb.id)) as SectionRecords[StampedSection] | undefined;
     if (row && !survivesTombstone(row, tomb)) {
       out.deletes.push({ section: tomb.table, id: tomb.id });
       out.changes.deleted++;
-      out.history.push(...(await newHistory(db, tomb.table, [row], hasher)));
+      out.history.push(...(await newHistory(tables, tomb.table, [row], hasher)));
     }
   }
   return out;
 }
 
 async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'vectors'>(
-  db: VaultDb,
+  tables: BoundTables,
   section: K,
   incoming: readonly SectionRecords[K][],
 ): Promise<PageDecision> {
   const out = emptyDecision();
   const rows = section === 'settings' ? incoming.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : incoming;
-  const locals = await tableOf(db, section).bulkGet(rows.map((row) => primaryKeyOf(section, row)));
+  const locals = await tables(section).bulkGet(rows.map((row) => primaryKeyOf(section, row)));
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     const local = locals[i];
@@ -146,19 +151,19 @@ async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'v
 }
 
 /** Decides one page of one section. Must run inside a transaction over every vault-file table. */
-export function decidePage(db: VaultDb, section: SectionName, incoming: AnyRecord[], inputs: MergeInputs): Promise<PageDecision> {
-  if (isStampedSection(section)) return decideStamped(db, section, incoming as SectionRecords[typeof section][], inputs);
-  if (section === 'tombstones') return decideTombstones(db, incoming as TombstoneRecord[], inputs.hasher);
-  return decideUnstamped(db, section, incoming as SectionRecords['history' | 'imports' | 'settings' | 'vectors'][]);
+export function decidePage(tables: BoundTables, section: SectionName, incoming: AnyRecord[], inputs: MergeInputs): Promise<PageDecision> {
+  if (isStampedSection(section)) return decideStamped(tables, section, incoming as SectionRecords[typeof section][], inputs);
+  if (section === 'tombstones') return decideTombstones(tables, incoming as TombstoneRecord[], inputs.hasher);
+  return decideUnstamped(tables, section, incoming as SectionRecords['history' | 'imports' | 'settings' | 'vectors'][]);
 }
 
 /** Writes a page's decision (inside the commit transaction). */
-export async function applyDecision(db: VaultDb, section: SectionName, decision: PageDecision): Promise<void> {
-  if (decision.puts.length > 0) await tableOf(db, section).bulkPut(decision.puts);
-  for (const { section: table, id } of decision.deletes) await tableOf(db, table).delete(id);
+export async function applyDecision(tables: BoundTables, section: SectionName, decision: PageDecision): Promise<void> {
+  if (decision.puts.length > 0) await tables(section).bulkPut(decision.puts);
+  for (const { section: table, id } of decision.deletes) await tables(table).delete(id);
   const history = [...new Map(decision.history.map((entry) => [entry.id, entry])).values()];
   if (history.length > 0) {
-    await db.history.bulkPut(history);
+    await tables('history').bulkPut(history);
     decision.changes.history += history.length;
   }
 }

@@ -6,7 +6,7 @@ import { sharedSha256 } from '../core/vaultfile/sha256';
 import { pickVersion } from '../core/vaultfile/version-order';
 import { runTx, type TxOptions } from './transaction';
 import type { Vault } from './vault';
-import { eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
+import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
 import { addChanges, applyDecision, decidePage, noChanges, type IncomingTombstones, type MergeInputs } from './vaultfile-merge-rules';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
 import { Spool } from './vaultfile-spool';
@@ -86,7 +86,7 @@ async function planMerge(vault: Vault, staged: StagedFile, inputs: MergeInputs, 
   for (const section of staged.manifest.sections) {
     for await (const page of staged.spool.pages(section)) {
       throwIfCancelled(options.signal, 'merge');
-      const decision = await runTx(db, 'r', tables, () => decidePage(db, section, page as AnyRecord[], inputs), {
+      const decision = await runTx(db, 'r', tables, () => decidePage(boundTables(), section, page as AnyRecord[], inputs), {
         ...options.tx,
         label: 'comparing the file with the vault',
       });
@@ -106,12 +106,13 @@ async function commitMerge(vault: Vault, delta: Spool, inputs: MergeInputs, opti
     db,
     records,
     async () => {
+      const tables = boundTables();
       const progress = new PhaseProgress(options.onProgress, 'committing', records);
       for (const section of COMMIT_ORDER) {
         await eachSpooledPage(delta, section, async (page) => {
           throwIfCancelled(options.signal, 'merge');
-          const decision = await decidePage(db, section, page as AnyRecord[], inputs);
-          await applyDecision(db, section, decision);
+          const decision = await decidePage(tables, section, page as AnyRecord[], inputs);
+          await applyDecision(tables, section, decision);
           addChanges(changes, decision.changes);
           progress.add(page.length);
         });

@@ -4,10 +4,10 @@ import type { SectionRecords } from '../core/vaultfile/sections';
 import { isDeviceSetting } from './settings-repo';
 import type { TxOptions } from './transaction';
 import type { Vault } from './vault';
-import { eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
+import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
 import { fileInfo, stageVaultFile, type StagedFile } from './vaultfile-stage';
-import { emptyCounts, tableOf, totalOf, vaultCounts } from './vaultfile-tables';
+import { emptyCounts, totalOf, vaultCounts } from './vaultfile-tables';
 
 /**
  * Restore: the vault becomes exactly the file's contents (this device's own settings and its job
@@ -57,29 +57,31 @@ async function commitRestore(vault: Vault, staged: StagedFile, options: RestoreO
     db,
     records,
     async () => {
+      const tables = boundTables();
       const restored = emptyCounts();
       const progress = new PhaseProgress(options.onProgress, 'committing', records);
       for (const section of ['conversations', 'messages', 'notes', 'chunks', 'history', 'imports', 'tombstones', 'vectors'] as const) {
-        await tableOf(db, section).clear();
+        await tables(section).clear();
       }
-      const vaultSettings = (await db.settings.toCollection().primaryKeys()).filter((key) => !isDeviceSetting(key));
-      await db.settings.bulkDelete(vaultSettings);
+      const keys = (await tables('settings').toCollection().primaryKeys()) as string[];
+      const vaultSettings = keys.filter((key) => !isDeviceSetting(key));
+      await tables('settings').bulkDelete(vaultSettings);
       for (const section of manifest.sections) {
         await eachSpooledPage(spool, section, async (page) => {
           throwIfCancelled(options.signal, 'restore');
           const rows = section === 'settings' ? page.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : page;
-          await tableOf(db, section).bulkPut(rows);
+          await tables(section).bulkPut(rows);
           restored[section] += rows.length;
           progress.add(page.length);
         });
       }
       // The manifest names the vault; a file whose settings lack the id still restores under it.
-      if (!(await db.settings.get('vault.id'))) {
-        await db.settings.put({ key: 'vault.id', value: manifest.vaultId });
+      if (!(await tables('settings').get('vault.id'))) {
+        await tables('settings').put({ key: 'vault.id', value: manifest.vaultId });
         restored.settings++;
       }
-      if (!(await db.settings.get('vault.createdAt'))) {
-        await db.settings.put({ key: 'vault.createdAt', value: manifest.createdAt });
+      if (!(await tables('settings').get('vault.createdAt'))) {
+        await tables('settings').put({ key: 'vault.createdAt', value: manifest.createdAt });
         restored.settings++;
       }
       progress.finish();
