@@ -43,6 +43,8 @@ export interface VaultExport {
   counts: VaultCounts;
   records: number;
   encrypted: boolean;
+  /** Whether the file has a vectors section. */
+  vectors: boolean;
   mark: VaultFileMark;
   recordDone(): Promise<void>;
 }
@@ -152,6 +154,7 @@ export async function exportVault(vault: Vault, options: VaultExportOptions): Pr
     counts: snapshot.counts,
     records,
     encrypted: options.encryption !== undefined,
+    vectors: options.vectors,
     mark,
     async recordDone() {
       await vault.settings.set('vault.lastExportAt', meta.exportedAt);
