@@ -94,7 +94,7 @@ export interface MergeChanges {
   deleted: number;
   /** Deletions (tombstones) learned from the file. */
   tombstones: number;
-  /** Note versions displaced by the merge and kept in the history. */
+  /** History entries added: the file's own, and the note versions the merge displaced (kept, so it can be undone). */
   history: number;
 }
 
