@@ -11,12 +11,7 @@ import type { NoteRecord } from '../../src/lib/core/records';
 import { ImportSession, type IncomingConversation } from '../../src/lib/store/import-session';
 import type { Vault } from '../../src/lib/store/vault';
 import { withVaultFile, writeVaultFile } from '../../src/cli/commands/vault-file';
-
-export const SEED_TEXT = {
-  a: { title: 'Pruning the Japanese maple', note: 'Prune Japanese maples in late winter.', extra: '庭園の苔 🙂 — שלום' },
-  b: { title: 'Moss garden watering', note: 'Water the moss garden every morning in summer.', extra: 'Stone lanterns need no water.' },
-  shared: { title: 'Garden plan for spring', note: 'Spring plan: moss first, then the maple.' },
-} as const;
+import { SEED_TEXT } from './vault-seed-text';
 
 async function conversation(externalId: string, title: string, texts: string[]): Promise<IncomingConversation> {
   const messages = await Promise.all(

@@ -13,8 +13,8 @@ import { tableOf } from './vaultfile-tables';
  * in between, and a failure, a cancel or a closed tab part-way leaves it exactly as it was.
  *
  * Reading a spooled page is not an IndexedDB request, and a transaction with no pending request
- * commits on its own; `Dexie.waitFor` keeps it alive while a page is read (it issues dummy reads
- * meanwhile, for the few milliseconds a page takes). Memory stays at one page.
+ * commits on its own; `keepAlive` keeps it busy with cheap reads while a page is read (the few
+ * milliseconds a page takes). Memory stays at one page.
  *
  * Dexie finds "the current transaction" through a zone that follows awaited Dexie promises but can
  * be lost across layers of plain async functions; a lost zone would run a read or write in its own
@@ -54,22 +54,48 @@ export function runCommit<T>(db: VaultDb, records: number, fn: () => Promise<T>,
   );
 }
 
+/**
+ * Awaits a promise that is not an IndexedDB request (reading a spooled page) from inside a
+ * transaction without letting it commit: until the promise settles, one cheap read after another
+ * is issued on the transaction, and the result is taken up inside such a read's callback, where the
+ * transaction is active again. (Dexie.waitFor does the same idea, but in Chromium its result
+ * could arrive after the transaction had finished.)
+ */
+export async function keepAlive<T>(tables: BoundTables, promise: Promise<T>): Promise<T> {
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | null = null;
+  promise.then(
+    (value) => (outcome = { ok: true, value }),
+    (error: unknown) => (outcome = { ok: false, error }),
+  );
+  while (outcome === null) await tables('settings').get('');
+  const settled = outcome as { ok: true; value: T } | { ok: false; error: unknown };
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
 /** Runs `fn` on each spooled page of `section` from inside a transaction, keeping it alive. */
 export async function eachSpooledPage<K extends SectionName>(
+  tables: BoundTables,
   spool: Spool,
   section: K,
   fn: (page: SectionRecords[K][]) => Promise<void>,
 ): Promise<void> {
+  if (spool.count(section) === 0) return;
   const pages = spool.pages(section);
   try {
     for (;;) {
-      const next = await Dexie.waitFor(Dexie.ignoreTransaction(() => pages.next()));
+      const next = await keepAlive(
+        tables,
+        Dexie.ignoreTransaction(() => pages.next()),
+      );
       if (next.done) return;
       await fn(next.value);
     }
   } finally {
-    // Even settling the generator is not an IndexedDB request: keep the transaction alive for it too.
-    await Dexie.waitFor(Dexie.ignoreTransaction(() => pages.return(undefined)));
+    await keepAlive(
+      tables,
+      Dexie.ignoreTransaction(() => pages.return(undefined)),
+    );
   }
 }
 

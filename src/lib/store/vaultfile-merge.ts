@@ -109,7 +109,7 @@ async function commitMerge(vault: Vault, delta: Spool, inputs: MergeInputs, opti
       const tables = boundTables();
       const progress = new PhaseProgress(options.onProgress, 'committing', records);
       for (const section of COMMIT_ORDER) {
-        await eachSpooledPage(delta, section, async (page) => {
+        await eachSpooledPage(tables, delta, section, async (page) => {
           throwIfCancelled(options.signal, 'merge');
           const decision = await decidePage(tables, section, page as AnyRecord[], inputs);
           await applyDecision(tables, section, decision);

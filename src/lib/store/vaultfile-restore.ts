@@ -67,7 +67,7 @@ async function commitRestore(vault: Vault, staged: StagedFile, options: RestoreO
       const vaultSettings = keys.filter((key) => !isDeviceSetting(key));
       await tables('settings').bulkDelete(vaultSettings);
       for (const section of manifest.sections) {
-        await eachSpooledPage(spool, section, async (page) => {
+        await eachSpooledPage(tables, spool, section, async (page) => {
           throwIfCancelled(options.signal, 'restore');
           const rows = section === 'settings' ? page.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : page;
           await tables(section).bulkPut(rows);
