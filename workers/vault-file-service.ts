@@ -1,4 +1,5 @@
 import type {
+  ChangeCheck,
   ExportRequest,
   ExportResult,
   ExportSummary,
@@ -8,9 +9,10 @@ import type {
   SyncResult,
   VaultFileApi,
   VaultFileProgressFn,
+  VaultFileStatus,
 } from '../src/lib/core/api/vault-file';
 import { SYNC_FILE_NAME } from '../src/lib/core/api/vault-file';
-import { fail } from '../src/lib/core/errors';
+import { fail, isVaultError } from '../src/lib/core/errors';
 import type { DeriveKeyFn, KdfChoice } from '../src/lib/core/vaultfile/kdf';
 import { readVault } from '../src/lib/core/vaultfile/reader';
 import type { Vault } from '../src/lib/store/vault';
@@ -54,64 +56,108 @@ function safeProgress(onProgress: VaultFileProgressFn | undefined): VaultFilePro
   };
 }
 
-export function createVaultFileService(opening: Promise<Vault>, options: VaultFileServiceOptions): VaultFileService {
-  const now = options.now ?? Date.now;
-  const running = new Map<string, AbortController>();
+const BUSY = { busy: true };
 
-  async function exclusive<T>(opId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (running.size > 0) fail('vault/failed', 'Another export or import of the vault file is running; wait for it or cancel it.');
+/** The service as a class: one method per API call, each a few lines over the store functions. */
+export class VaultFileServiceImpl implements VaultFileService {
+  private readonly now: () => number;
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly opening: Promise<Vault>,
+    private readonly options: VaultFileServiceOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async status(check: ChangeCheck): Promise<VaultFileStatus> {
+    return vaultFileStatus(await this.opening, check, this.now());
+  }
+
+  async snoozeReminder(): Promise<void> {
+    await (await this.opening).settings.set('vault.reminderSnoozedUntil', this.now() + SNOOZE_MS);
+  }
+
+  async fingerprint(): Promise<string> {
+    return vaultFingerprint(await this.opening);
+  }
+
+  async exportFile(opId: string, request: ExportRequest, onProgress?: VaultFileProgressFn): Promise<ExportResult> {
+    const vault = await this.opening;
+    return this.exclusive(opId, async (signal) => {
+      const exported = await this.startExport(vault, request, signal, safeProgress(onProgress));
+      const { blob, bytes } = await streamToBlob(exported.stream);
+      await exported.recordDone();
+      return { ...exportSummary(exported, bytes), file: blob, fileName: exportFileName(exported.meta.exportedAt) };
+    });
+  }
+
+  async importFile(opId: string, request: ImportRequest, onProgress?: VaultFileProgressFn): Promise<ImportReport> {
+    const vault = await this.opening;
+    return this.exclusive<ImportReport>(opId, (signal) => {
+      const common = {
+        passphrase: request.passphrase,
+        deriveKey: this.options.deriveKey,
+        signal,
+        onProgress: safeProgress(onProgress),
+        now: this.now,
+      };
+      const stream = request.file.stream() as ReadableStream<Uint8Array>;
+      return request.mode === 'restore' ? restoreVault(vault, stream, common) : mergeVaultFile(vault, stream, common);
+    });
+  }
+
+  async syncFolder(
+    opId: string,
+    folder: FileSystemDirectoryHandle,
+    request: SyncRequest,
+    onProgress?: VaultFileProgressFn,
+  ): Promise<SyncResult> {
+    const vault = await this.opening;
+    return this.exclusive(opId, (signal) => this.sync(vault, folder, request, signal, safeProgress(onProgress)));
+  }
+
+  async cancel(opId: string): Promise<boolean> {
+    const controller = this.running.get(opId);
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  private async exclusive<T>(opId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.running.size > 0)
+      fail('vault/failed', 'Another export or import of the vault file is running; wait for it or cancel it.', BUSY);
     const controller = new AbortController();
-    running.set(opId, controller);
+    this.running.set(opId, controller);
     try {
-      if (!options.locks) return await work(controller.signal);
-      return await options.locks.request(LOCK_NAME, { ifAvailable: true }, async (lock) => {
-        if (!lock) fail('vault/failed', 'Another tab is exporting or importing the vault file; try again when it has finished.');
+      const locks = this.options.locks;
+      if (!locks) return await work(controller.signal);
+      return await locks.request(LOCK_NAME, { ifAvailable: true }, async (lock) => {
+        if (!lock) fail('vault/failed', 'Another tab is exporting or importing the vault file; try again when it has finished.', BUSY);
         return work(controller.signal);
       });
     } finally {
-      running.delete(opId);
+      this.running.delete(opId);
     }
   }
 
-  async function startExport(
-    vault: Vault,
-    request: ExportRequest,
-    signal: AbortSignal,
-    onProgress?: VaultFileProgressFn,
-  ): Promise<VaultExport> {
+  private startExport(vault: Vault, request: ExportRequest, signal: AbortSignal, onProgress?: VaultFileProgressFn): Promise<VaultExport> {
     const encryption =
       request.passphrase !== undefined
-        ? { passphrase: request.passphrase, kdf: request.kdf ?? options.kdf, deriveKey: options.deriveKey }
+        ? { passphrase: request.passphrase, kdf: request.kdf ?? this.options.kdf, deriveKey: this.options.deriveKey }
         : undefined;
-    return exportVault(vault, { vectors: request.vectors, appVersion: options.appVersion, encryption, signal, onProgress, now });
-  }
-
-  function summary(exported: VaultExport, bytes: number): ExportSummary {
-    return {
-      vaultId: exported.meta.vaultId,
-      exportedAt: exported.meta.exportedAt,
-      encrypted: exported.encrypted,
-      vectors: exported.vectors,
-      counts: exported.counts,
-      records: exported.records,
-      bytes,
-    };
-  }
-
-  async function importBlob(
-    vault: Vault,
-    request: ImportRequest,
-    signal: AbortSignal,
-    onProgress?: VaultFileProgressFn,
-  ): Promise<ImportReport> {
-    const common = { passphrase: request.passphrase, deriveKey: options.deriveKey, signal, onProgress, now };
-    const stream = request.file.stream() as ReadableStream<Uint8Array>;
-    return request.mode === 'restore' ? restoreVault(vault, stream, common) : mergeVaultFile(vault, stream, common);
+    return exportVault(vault, {
+      vectors: request.vectors,
+      appVersion: this.options.appVersion,
+      encryption,
+      signal,
+      onProgress,
+      now: this.now,
+    });
   }
 
   /** The manifest's `exportedAt` of a file (reads only up to the manifest). */
-  async function exportedAtOf(file: Blob, passphrase: string | undefined): Promise<number> {
-    const events = readVault(file.stream() as ReadableStream<Uint8Array>, { passphrase, deriveKey: options.deriveKey });
+  private async exportedAtOf(file: Blob, passphrase: string | undefined): Promise<number> {
+    const events = readVault(file.stream() as ReadableStream<Uint8Array>, { passphrase, deriveKey: this.options.deriveKey });
     try {
       const first = await events.next();
       if (first.done || first.value.kind !== 'manifest') return fail('vault/corrupt', 'The sync folder file has no manifest.');
@@ -121,40 +167,34 @@ export function createVaultFileService(opening: Promise<Vault>, options: VaultFi
     }
   }
 
-  async function sync(
+  /** Merges the folder's file when it is newer than any seen here; then writes the vault when asked and needed. */
+  private async sync(
     vault: Vault,
     folder: FileSystemDirectoryHandle,
     request: SyncRequest,
     signal: AbortSignal,
     onProgress?: VaultFileProgressFn,
   ) {
-    const result: SyncResult = { merged: null, written: null, note: null };
+    const result: SyncResult = { merged: null, written: null, note: 'The folder holds no vault file yet.' };
     const existing = await folder.getFileHandle(SYNC_FILE_NAME).then(
       (handle) => handle.getFile(),
       () => null,
     );
     if (existing) {
-      const exportedAt = await exportedAtOf(existing, request.passphrase);
+      const exportedAt = await this.exportedAtOf(existing, request.passphrase);
       const seen = await vault.settings.get('vault.syncSeenExportedAt');
+      result.note = 'The folder holds no file newer than the last one merged or written here.';
       if (seen === null || exportedAt > seen) {
         const stream = existing.stream() as ReadableStream<Uint8Array>;
-        result.merged = await mergeVaultFile(vault, stream, {
-          passphrase: request.passphrase,
-          deriveKey: options.deriveKey,
-          signal,
-          onProgress,
-          now,
-        });
+        const options = { passphrase: request.passphrase, deriveKey: this.options.deriveKey, signal, onProgress, now: this.now };
+        result.merged = await mergeVaultFile(vault, stream, options);
+        result.note = null;
         await vault.settings.set('vault.syncSeenExportedAt', exportedAt);
-      } else {
-        result.note = 'The folder holds no file newer than the last one merged or written here.';
       }
-    } else {
-      result.note = 'The folder holds no vault file yet.';
     }
     const changed = await changedSinceMark(vault.db, await vault.settings.get('vault.exportMark'), await vaultCounts(vault.db));
     if (request.write && (!existing || changed)) {
-      const exported = await startExport(vault, { vectors: false, passphrase: request.passphrase }, signal, onProgress);
+      const exported = await this.startExport(vault, { vectors: false, passphrase: request.passphrase }, signal, onProgress);
       const handle = await folder.getFileHandle(SYNC_FILE_NAME, { create: true });
       const counted = countingStream(exported.stream);
       // A writable writes to a swap file and replaces the old file only on close: a failure or a
@@ -162,43 +202,30 @@ export function createVaultFileService(opening: Promise<Vault>, options: VaultFi
       await counted.stream.pipeTo(await handle.createWritable());
       await exported.recordDone();
       await vault.settings.set('vault.syncSeenExportedAt', exported.meta.exportedAt);
-      result.written = summary(exported, counted.bytes());
+      result.written = exportSummary(exported, counted.bytes());
     }
-    await vault.settings.set('vault.lastSyncAt', now());
+    await vault.settings.set('vault.lastSyncAt', this.now());
     return result;
   }
+}
 
+function exportSummary(exported: VaultExport, bytes: number): ExportSummary {
   return {
-    async status(check) {
-      return vaultFileStatus(await opening, check, now());
-    },
-    async snoozeReminder() {
-      await (await opening).settings.set('vault.reminderSnoozedUntil', now() + SNOOZE_MS);
-    },
-    async fingerprint() {
-      return vaultFingerprint(await opening);
-    },
-    async exportFile(opId, request, onProgress): Promise<ExportResult> {
-      const vault = await opening;
-      return exclusive(opId, async (signal) => {
-        const exported = await startExport(vault, request, signal, safeProgress(onProgress));
-        const { blob, bytes } = await streamToBlob(exported.stream);
-        await exported.recordDone();
-        return { ...summary(exported, bytes), file: blob, fileName: exportFileName(exported.meta.exportedAt) };
-      });
-    },
-    async importFile(opId, request, onProgress) {
-      const vault = await opening;
-      return exclusive(opId, (signal) => importBlob(vault, request, signal, safeProgress(onProgress)));
-    },
-    async syncFolder(opId, folder, request, onProgress) {
-      const vault = await opening;
-      return exclusive(opId, (signal) => sync(vault, folder, request, signal, safeProgress(onProgress)));
-    },
-    async cancel(opId) {
-      const controller = running.get(opId);
-      controller?.abort();
-      return controller !== undefined;
-    },
+    vaultId: exported.meta.vaultId,
+    exportedAt: exported.meta.exportedAt,
+    encrypted: exported.encrypted,
+    vectors: exported.vectors,
+    counts: exported.counts,
+    records: exported.records,
+    bytes,
   };
+}
+
+export function createVaultFileService(opening: Promise<Vault>, options: VaultFileServiceOptions): VaultFileService {
+  return new VaultFileServiceImpl(opening, options);
+}
+
+/** Whether an error says another operation holds the vault file (a background sync can just skip). */
+export function isBusyError(error: unknown): boolean {
+  return isVaultError(error) && (error.detail as { busy?: unknown } | undefined)?.busy === true;
 }

@@ -3,7 +3,7 @@ import { errors } from './errors.svelte';
 import { mainVault } from './vault';
 import { folderPermission, folderSyncSupported, isFolderHandle, pickFolder } from './vault-file-folder';
 
-type RunSync = (folder: FileSystemDirectoryHandle, request: SyncRequest) => Promise<SyncResult | undefined>;
+type RunSync = (folder: FileSystemDirectoryHandle, request: SyncRequest, background: boolean) => Promise<SyncResult | undefined>;
 
 /**
  * The sync folder (File System Access API; Chromium-based browsers): the vault file is written into
@@ -45,7 +45,7 @@ export class SyncFolder {
   async startup(): Promise<void> {
     if (!this.supported) return;
     await this.load();
-    if (this.handle && this.permission === 'granted' && !this.locked) await this.syncNow(this.intervalMinutes !== null);
+    if (this.handle && this.permission === 'granted' && !this.locked) await this.syncNow(this.intervalMinutes !== null, true);
     this.schedule();
   }
 
@@ -99,9 +99,10 @@ export class SyncFolder {
     this.schedule();
   }
 
-  async syncNow(write = true): Promise<void> {
+  /** `background`: started by the app (start, schedule), not a click: skipped quietly when busy. */
+  async syncNow(write = true, background = false): Promise<void> {
     if (!this.handle || this.permission !== 'granted' || this.locked) return;
-    const result = await this.runSync(this.handle, { write, passphrase: this.passphrase ?? undefined });
+    const result = await this.runSync(this.handle, { write, passphrase: this.passphrase ?? undefined }, background);
     if (!result) return;
     this.lastSyncAt = Date.now();
     const merged = result.merged ? (result.merged.unchanged ? 'merged a file that held nothing new' : 'merged a newer file') : null;
@@ -114,7 +115,7 @@ export class SyncFolder {
     this.timer = null;
     if (!this.handle || !this.intervalMinutes) return;
     this.timer = setInterval(() => {
-      this.syncNow(true).catch((error: unknown) => errors.report(error, 'syncing with the folder'));
+      this.syncNow(true, true).catch((error: unknown) => errors.report(error, 'syncing with the folder'));
     }, this.intervalMinutes * 60_000);
   }
 }

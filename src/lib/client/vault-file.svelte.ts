@@ -12,7 +12,7 @@ import type {
   VaultFileProgressFn,
   VaultFileStatus,
 } from '../core/api/vault-file';
-import { vaultError } from '../core/errors';
+import { isVaultError, vaultError } from '../core/errors';
 import { newId } from '../core/ids';
 import { ProgressTracker } from '../core/jobs/progress';
 import { isCancellation } from '../store/vaultfile-progress';
@@ -43,6 +43,9 @@ export interface VaultFileOutcome {
 const HEAVY_CALL_MS = 60 * 60_000;
 const STATUS_CALL_MS = 5 * 60_000;
 
+/** Another tab (or this one) is already exporting or importing: a background sync just skips. */
+const busyElsewhere = (error: unknown) => isVaultError(error) && (error.detail as { busy?: unknown } | undefined)?.busy === true;
+
 const count = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`;
 
 export function describeImport(report: ImportReport): string {
@@ -67,7 +70,7 @@ class VaultFileClient {
   fingerprint = $state<string | null>(null);
   /** Shown once after the first import (`offerBackupSetup`). */
   backupOffer = $state(false);
-  readonly folder = new SyncFolder((handle, request) => this.runSync(handle, request));
+  readonly folder = new SyncFolder((handle, request, background) => this.runSync(handle, request, background));
   private client: RpcClient<VaultFileApi> | null = null;
   private started = false;
 
@@ -101,8 +104,10 @@ class VaultFileClient {
     task: VaultFileTask,
     context: string,
     work: (opId: string, onProgress: VaultFileProgressFn) => Promise<T>,
+    background = false,
   ): Promise<T | undefined> {
     if (this.busy) {
+      if (background) return undefined;
       errors.report(vaultError('vault/failed', 'Another export or import is running; wait for it or cancel it.'), context);
       return undefined;
     }
@@ -119,6 +124,8 @@ class VaultFileClient {
       return await work(opId, onProgress);
     } catch (error) {
       if (isCancellation(error)) this.outcome = { task, ok: false, text: 'Cancelled: nothing was changed.', at: Date.now() };
+      else if (background && busyElsewhere(error))
+        this.outcome = { task, ok: false, text: 'Sync skipped: the vault file is busy in another tab.', at: Date.now() };
       else errors.report(error, context);
       return undefined;
     } finally {
@@ -148,9 +155,12 @@ class VaultFileClient {
     return report;
   }
 
-  private runSync(folder: FileSystemDirectoryHandle, request: SyncRequest): Promise<SyncResult | undefined> {
-    return this.run('sync', 'syncing with the folder', (opId, onProgress) =>
-      this.rpc.call('syncFolder', [opId, folder, request, onProgress], HEAVY_CALL_MS),
+  private runSync(folder: FileSystemDirectoryHandle, request: SyncRequest, background: boolean): Promise<SyncResult | undefined> {
+    return this.run(
+      'sync',
+      'syncing with the folder',
+      (opId, onProgress) => this.rpc.call('syncFolder', [opId, folder, request, onProgress], HEAVY_CALL_MS),
+      background,
     );
   }
 
