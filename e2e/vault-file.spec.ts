@@ -12,11 +12,14 @@ import { buildSeedFile, VaultFilePanel } from './pages/vault-file';
  * CLI's) and brought in through the Settings screen, like a person would.
  */
 
+const EMPTY = { conversations: 0, messages: 0, notes: 0 };
+const SEED_A = { conversations: 2, messages: 5, notes: 2 };
+
 async function freshPanel(browser: Browser): Promise<VaultFilePanel> {
   const context = await browser.newContext({ acceptDownloads: true });
   const panel = new VaultFilePanel(await context.newPage());
   await panel.open();
-  expect(await panel.counts()).toEqual({ conversations: 0, messages: 0, notes: 0 });
+  await panel.expectCounts(EMPTY);
   return panel;
 }
 
@@ -36,8 +39,7 @@ test.describe('vault file', () => {
     const origin = await freshPanel(browser);
     await origin.restore(seedA);
     await origin.outcome('Restored 2 conversations, 5 messages and 2 notes');
-    const counts = await origin.counts();
-    expect(counts).toEqual({ conversations: 2, messages: 5, notes: 2 });
+    await origin.expectCounts(SEED_A);
     const fingerprint = await origin.fingerprint();
 
     const plain = testInfo.outputPath('plain.engram');
@@ -51,13 +53,13 @@ test.describe('vault file', () => {
     const fromPlain = await freshPanel(browser);
     await fromPlain.restore(plain);
     await fromPlain.outcome('Restored');
-    expect(await fromPlain.counts()).toEqual(counts);
+    await fromPlain.expectCounts(SEED_A);
     expect(await fromPlain.fingerprint()).toBe(fingerprint);
 
     const fromEncrypted = await freshPanel(browser);
     await fromEncrypted.restore(encrypted, 'maple moss lantern bridge');
     await fromEncrypted.outcome('Restored');
-    expect(await fromEncrypted.counts()).toEqual(counts);
+    await fromEncrypted.expectCounts(SEED_A);
     expect(await fromEncrypted.fingerprint()).toBe(fingerprint);
   });
 
@@ -75,12 +77,12 @@ test.describe('vault file', () => {
     await expect(banner.getByRole('alert')).toHaveAttribute('data-code', 'vault/wrong-passphrase');
     await expect(banner).toContainText('Type the passphrase again');
     await expect(target.page.getByTestId('vault-progress')).toHaveCount(0);
-    expect(await target.counts()).toEqual({ conversations: 0, messages: 0, notes: 0 });
+    await target.expectCounts(EMPTY);
 
     await target.merge(encrypted, 'also wrong');
     await expect(banner.getByRole('alert')).toHaveCount(1);
     await expect(target.page.getByTestId('vault-progress')).toHaveCount(0);
-    expect(await target.counts()).toEqual({ conversations: 0, messages: 0, notes: 0 });
+    await target.expectCounts(EMPTY);
   });
 
   test('two vaults built in two browser contexts merge into the same vault, in either direction', async ({ browser }, testInfo) => {
@@ -100,8 +102,8 @@ test.describe('vault file', () => {
     await b.merge(fileA);
     await b.outcome(/Merged: \d+ added/);
     // Own conversation each, plus the shared one: three conversations and three live notes on both.
-    expect(await a.counts()).toEqual({ conversations: 3, messages: 8, notes: 3 });
-    expect(await b.counts()).toEqual(await a.counts());
+    await a.expectCounts({ conversations: 3, messages: 8, notes: 3 });
+    await b.expectCounts({ conversations: 3, messages: 8, notes: 3 });
     expect(await a.fingerprint()).toBe(await b.fingerprint());
     await expect(a.page.getByTestId('vault-status')).toContainText('changed since');
 
@@ -121,6 +123,6 @@ test.describe('vault file', () => {
     await expect(panel.page.getByTestId('vault-restore-confirm')).toContainText('0 conversations, 0 messages, 0 notes');
     await panel.page.getByTestId('vault-restore-confirm-no').click();
     await expect(panel.page.getByTestId('vault-restore-confirm')).toHaveCount(0);
-    expect(await panel.counts()).toEqual({ conversations: 0, messages: 0, notes: 0 });
+    await panel.expectCounts(EMPTY);
   });
 });

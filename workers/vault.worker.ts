@@ -25,7 +25,14 @@ const api: VaultFileApi = {
   async ping() {
     return 'pong';
   },
-  ...service,
+  // Listed one by one: the service's methods live on its prototype, which a spread would not copy.
+  status: (check) => service.status(check),
+  snoozeReminder: () => service.snoozeReminder(),
+  fingerprint: () => service.fingerprint(),
+  exportFile: (opId, request, onProgress) => service.exportFile(opId, request, onProgress),
+  importFile: (opId, request, onProgress) => service.importFile(opId, request, onProgress),
+  syncFolder: (opId, folder, request, onProgress) => service.syncFolder(opId, folder, request, onProgress),
+  cancel: (opId) => service.cancel(opId),
 };
 
 exposeApi(api);

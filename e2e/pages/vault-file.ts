@@ -38,6 +38,11 @@ export class VaultFilePanel {
     return { conversations: await read('conversations'), messages: await read('messages'), notes: await read('notes') };
   }
 
+  /** Waits until the status line shows these counts (it refreshes after each operation). */
+  async expectCounts(expected: VaultCountsShown): Promise<void> {
+    await expect.poll(() => this.counts(), { timeout: 15_000 }).toEqual(expected);
+  }
+
   async chooseFile(path: string): Promise<void> {
     await this.page.getByTestId('vault-file-input').setInputFiles(path);
   }
@@ -83,4 +88,47 @@ export class VaultFilePanel {
     await expect(shown).toHaveText(/^[0-9a-f]{64}$/);
     return (await shown.textContent())!;
   }
+}
+
+/**
+ * Test setup for the sync folder: the folder picker cannot be driven in headless Chromium, so the
+ * test stands in for the person's choice by storing a folder handle where the app keeps the chosen
+ * folder (the `vault.syncFolder` setting), using a folder of the origin-private file system
+ * (a real FileSystemDirectoryHandle). Everything after that is the app's own code.
+ */
+export async function chooseOpfsSyncFolder(page: Page, fileBytes?: number[]): Promise<void> {
+  await page.evaluate(async (bytes) => {
+    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('engram-sync', { create: true });
+    if (bytes) {
+      const writable = await (await folder.getFileHandle('engram-vault.engram', { create: true })).createWritable();
+      await writable.write(new Uint8Array(bytes));
+      await writable.close();
+    }
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open('engram-vault');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const tx = open.result.transaction('settings', 'readwrite');
+        tx.objectStore('settings').put({ key: 'vault.syncFolder', value: folder });
+        tx.oncomplete = () => {
+          open.result.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+  }, fileBytes);
+}
+
+/** The sync file in the origin-private folder, as bytes (empty when there is none). */
+export async function readOpfsSyncFile(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('engram-sync', { create: true });
+    try {
+      const file = await (await folder.getFileHandle('engram-vault.engram')).getFile();
+      return [...new Uint8Array(await file.arrayBuffer())];
+    } catch {
+      return [];
+    }
+  });
 }
