@@ -50,6 +50,16 @@ function emptyDecision(): PageDecision {
   return { relevant: [], puts: [], deletes: [], history: [], changes: noChanges() };
 }
 
+/**
+ * The common case of a sync (the record is already here, unchanged) without the canonical-JSON
+ * comparison: the same bytes under JSON.stringify are the same value, which merge would keep as is.
+ * Records that differ only in key order fall through to the full comparison. Not for vectors
+ * (JSON cannot tell -0 from 0).
+ */
+function plainlyEqual(a: AnyRecord | undefined, b: AnyRecord): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
 function laterTombstone(a: TombstoneRecord | undefined, b: TombstoneRecord | undefined): TombstoneRecord | undefined {
   if (!a) return b;
   if (!b) return a;
@@ -83,6 +93,7 @@ async function decideStamped<K extends StampedSection>(
   for (let i = 0; i < incoming.length; i++) {
     const row = incoming[i]!;
     const local = locals[i];
+    if (plainlyEqual(local, row) && !incomingTombs.has(tombstoneKey(section, row.id))) continue;
     const tomb = laterTombstone(localTombs[i], incomingTombs.get(tombstoneKey(section, row.id)));
     const merged = mergeKey(section, local ? [local, row] : [row], tomb);
     let relevant = false;
@@ -140,6 +151,7 @@ async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'v
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     const local = locals[i];
+    if (section !== 'vectors' && plainlyEqual(local, row)) continue;
     if (local && compareVersions(section, row, local) <= 0) continue;
     out.relevant.push(row);
     out.puts.push(row);
