@@ -7,7 +7,7 @@ import { tableOf } from '../../src/lib/store/vaultfile-tables';
 const LONG_TX = { timeoutMs: 30 * 60_000 };
 
 export async function benchVault(tag: string): Promise<Vault> {
-  return openVault(`bench-vaultfile-${tag}-${process.pid}-${Math.random().toString(36).slice(2)}`, { tx: LONG_TX });
+  return openVault(`bench-vaultfile-${tag}-${Math.random().toString(36).slice(2)}`, { tx: LONG_TX });
 }
 
 export async function dropVault(vault: Vault): Promise<void> {

@@ -8,6 +8,7 @@ import { mergeVaultFile } from '../../src/lib/store/vaultfile-merge';
 import { restoreVault } from '../../src/lib/store/vaultfile-restore';
 import { generateVault, sampleMeta } from '../factories/vault-state';
 import { summarize, type BenchContext, type BenchModule, type FigureSamples } from './harness';
+import type { ChromiumVaultFileTiming } from './vaultfile.browser';
 import { benchVault, drain, dropVault, fillVault, replay } from './vaultfile-store-work';
 
 /**
@@ -23,6 +24,8 @@ import { benchVault, drain, dropVault, fillVault, replay } from './vaultfile-sto
  *   sync at start costs when nothing changed: read, verify, compare every record, empty commit).
  * - Encrypted figures use the default Argon2id (64 MiB, t=3, p=1); one derivation is inside each.
  * - `vaultfile.kdf_ms`: one default Argon2id derivation (hash-wasm), what the worker runs.
+ * - `vaultfile.100k.chromium.{export_s,import_s}`: the same export and restore in headless Chromium
+ *   over real IndexedDB (tests/bench/vaultfile.browser.ts), plain.
  * - `vaultfile.core.100k.{export_s,import_s}`: the pure core alone (writeVault / readVault of the
  *   same records in memory, no store), to show what the store adds.
  *
@@ -36,6 +39,11 @@ const seconds = (start: number) => (performance.now() - start) / 1000;
 
 async function storeFigures(ctx: BenchContext, state: ReturnType<typeof generateVault>): Promise<FigureSamples[]> {
   const figures: FigureSamples[] = [];
+  const wanted = (encrypted: boolean) => {
+    const prefix = encrypted ? 'vaultfile.100k.encrypted' : 'vaultfile.100k';
+    return ['export_s', 'import_s', ...(encrypted ? [] : ['merge_noop_s'])].some((figure) => ctx.wants(`${prefix}.${figure}`));
+  };
+  if (!wanted(false) && !wanted(true)) return figures;
   const source = await benchVault('source');
   const setupStart = performance.now();
   await fillVault(source, state);
@@ -43,7 +51,7 @@ async function storeFigures(ctx: BenchContext, state: ReturnType<typeof generate
   try {
     for (const encrypted of [false, true]) {
       const prefix = encrypted ? 'vaultfile.100k.encrypted' : 'vaultfile.100k';
-      if (!ctx.wants(prefix)) continue;
+      if (!wanted(encrypted)) continue;
       const exportS: number[] = [];
       const importS: number[] = [];
       const mergeS: number[] = [];
@@ -125,6 +133,28 @@ async function coreFigures(ctx: BenchContext, state: ReturnType<typeof generateV
   ];
 }
 
+async function chromiumFigures(ctx: BenchContext): Promise<FigureSamples[]> {
+  const browser = await ctx.browser();
+  const timings: ChromiumVaultFileTiming[] = [];
+  for (let run = 0; run < ctx.runs; run++) {
+    const t = await browser.run<ChromiumVaultFileTiming>('vaultfileRoundTrip', SHAPE);
+    timings.push(t);
+    ctx.log(
+      `vaultfile chromium run ${run + 1}: setup ${t.setupS.toFixed(1)} s, export ${t.exportS.toFixed(2)} s, import ${t.importS.toFixed(2)} s`,
+    );
+  }
+  const meta = {
+    ...SHAPE,
+    records: timings[0]?.records,
+    fileMiB: +((timings[0]?.bytes ?? 0) / 2 ** 20).toFixed(1),
+    path: 'store in headless Chromium, IndexedDB: exportVault snapshot+write; restoreVault stage+commit into an empty vault',
+  };
+  return [
+    { name: 'vaultfile.100k.chromium.export_s', unit: 's', values: timings.map((t) => t.exportS), meta },
+    { name: 'vaultfile.100k.chromium.import_s', unit: 's', values: timings.map((t) => t.importS), meta },
+  ];
+}
+
 async function kdfFigure(ctx: BenchContext): Promise<FigureSamples> {
   const values: number[] = [];
   const passphrase = passphraseBytes(PASSPHRASE)!;
@@ -148,6 +178,7 @@ export const bench: BenchModule = {
     const state = generateVault(SHAPE);
     const figures = await storeFigures(ctx, state);
     if (ctx.wants('vaultfile.core')) figures.push(...(await coreFigures(ctx, state)));
+    if (ctx.wants('vaultfile.100k.chromium')) figures.push(...(await chromiumFigures(ctx)));
     if (ctx.wants('vaultfile.kdf_ms')) figures.push(await kdfFigure(ctx));
     return figures;
   },
