@@ -1,31 +1,79 @@
+import { fileURLToPath } from 'node:url';
 import { sveltekit } from '@sveltejs/kit/vite';
-import { defineConfig, type Plugin } from 'vite';
-import { securityHeaders } from './scripts/security-headers.js';
+import { build, defineConfig, type Plugin } from 'vite';
+import { requestPath, securityHeaders } from './scripts/security-headers.js';
 
-/** Adds our headers to the dev and preview servers (vite preview ignores `preview.headers`). */
+/**
+ * Adds our headers to the dev and preview servers (vite preview ignores `preview.headers`). The
+ * Content-Security-Policy of pages comes from SvelteKit itself there (`kit.csp` in svelte.config.js).
+ */
 function headers(): Plugin {
-  const apply = (res: { setHeader(name: string, value: string): void }) => {
-    for (const [name, value] of Object.entries(securityHeaders())) res.setHeader(name, value);
+  const apply = (req: { url?: string }, res: { setHeader(name: string, value: string): void }) => {
+    for (const [name, value] of Object.entries(securityHeaders(requestPath(req.url)))) res.setHeader(name, value);
   };
   return {
     name: 'engram-headers',
     configureServer(server) {
-      server.middlewares.use((_req, res, next) => {
-        apply(res);
+      server.middlewares.use((req, res, next) => {
+        apply(req, res);
         next();
       });
     },
     configurePreviewServer(server) {
-      server.middlewares.use((_req, res, next) => {
-        apply(res);
+      server.middlewares.use((req, res, next) => {
+        apply(req, res);
         next();
       });
     },
   };
 }
 
+const BOOKMARKLET_ENTRY = fileURLToPath(new URL('./src/lib/core/capture/bookmarklet/main.ts', import.meta.url));
+const BOOKMARKLET_MODULE = 'virtual:engram-bookmarklet';
+
+/**
+ * Bundles the bookmarklet (src/lib/core/capture/bookmarklet/main.ts and what it imports) into one
+ * minified, self-contained IIFE. The capture page turns it into a `javascript:` URL for its own
+ * origin (src/lib/core/capture/bookmarklet/href.ts).
+ */
+export async function buildBookmarklet(): Promise<string> {
+  const output = await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      write: false,
+      minify: true,
+      target: 'es2020',
+      lib: { entry: BOOKMARKLET_ENTRY, formats: ['iife'], name: 'engramBookmarklet', fileName: 'bookmarklet' },
+    },
+  });
+  const results = Array.isArray(output) ? output : [output];
+  for (const result of results) {
+    if (!('output' in result)) continue;
+    const chunk = result.output.find((item) => item.type === 'chunk');
+    if (chunk && chunk.type === 'chunk') return chunk.code.trim();
+  }
+  throw new Error('The bookmarklet build produced no code.');
+}
+
+/** Serves the built bookmarklet as `virtual:engram-bookmarklet` (a string), in dev and in builds. */
+function bookmarkletPlugin(): Plugin {
+  const resolved = `\0${BOOKMARKLET_MODULE}`;
+  return {
+    name: 'engram-bookmarklet',
+    resolveId(source) {
+      return source === BOOKMARKLET_MODULE ? resolved : undefined;
+    },
+    async load(id) {
+      if (id !== resolved) return undefined;
+      this.addWatchFile(BOOKMARKLET_ENTRY);
+      return `export default ${JSON.stringify(await buildBookmarklet())};`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [sveltekit(), headers()],
+  plugins: [sveltekit(), headers(), bookmarkletPlugin()],
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   optimizeDeps: { exclude: ['@huggingface/transformers', 'hnswlib-wasm'] },

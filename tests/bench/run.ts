@@ -47,7 +47,8 @@ async function openBrowser(): Promise<BrowserBench> {
     await server.listen();
     const address = server.resolvedUrls?.local[0];
     if (!address) throw new Error('The benchmark page server did not start.');
-    browser = await chromium.launch(chromiumLaunch);
+    // Precise memory info: performance.memory otherwise reports bucketed, delayed heap sizes.
+    browser = await chromium.launch({ ...chromiumLaunch, args: [...chromiumLaunch.args, '--enable-precise-memory-info'] });
     browserVersion = browser.version();
     page = await browser.newPage();
     page.on('console', (message) => {

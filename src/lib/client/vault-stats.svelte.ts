@@ -19,8 +19,8 @@ class VaultStats {
     void mainVault().then((vault) => {
       this.subscription = liveQuery(async () => {
         const [conversations, messages, notes, inbox, imports] = await Promise.all([
-          vault.db.conversations.where('state').equals('visible').count(),
-          vault.db.messages.where('state').equals('visible').count(),
+          vault.conversations.countVisible(),
+          vault.conversations.countMessages(),
           vault.db.notes.where('status').equals('kept').count(),
           vault.db.notes.where('status').equals('provisional').count(),
           vault.db.imports.count(),

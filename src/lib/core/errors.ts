@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'llm/context-too-long'
   // recall
   | 'recall/failed'
+  | 'recall/cancelled'
   // vault file and encryption
   | 'vault/newer-format'
   | 'vault/corrupt'

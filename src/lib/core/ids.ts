@@ -1,3 +1,5 @@
+import { sha256Hex } from './text/normalize';
+
 /** Random ids (UUID v4 from WebCrypto), optionally prefixed so a reader can tell what an id names. */
 export function newId(prefix = ''): string {
   const id = crypto.randomUUID();
@@ -10,9 +12,5 @@ export function newId(prefix = ''): string {
  * makes re-import idempotent and lets vault files merge by id. 128 bits of SHA-256.
  */
 export async function derivedRecordId(prefix: string, ...parts: readonly string[]): Promise<string> {
-  const bytes = new TextEncoder().encode(parts.join('\u001f'));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (let i = 0; i < 16; i++) hex += digest[i]!.toString(16).padStart(2, '0');
-  return `${prefix}_${hex}`;
+  return `${prefix}_${(await sha256Hex(parts.join('\u001f'))).slice(0, 32)}`;
 }

@@ -58,6 +58,8 @@ export interface MessageRecord extends Stamped {
 export interface NoteRecord extends Stamped {
   id: string;
   text: string;
+  /** A resource's title (a pasted document's first heading or line); atomic notes have none. */
+  title?: string;
   category: string;
   status: NoteStatus;
   tier: Tier;

@@ -16,19 +16,18 @@ export class ConversationsRepo {
     return withStoreTimeout(this.db.conversations.get(id), { ...this.tx, label: 'reading a conversation' });
   }
 
-  /** Visible conversations, newest first. */
+  /**
+   * Visible conversations, newest first (by last update, else creation; undated ones last). Sorted
+   * here rather than by index: conversations without dates are absent from a date index.
+   */
   async listVisible(limit = 200, offset = 0): Promise<ConversationRecord[]> {
-    const rows = await withStoreTimeout(
-      this.db.conversations
-        .orderBy('updatedAt')
-        .reverse()
-        .filter((c) => c.state === 'visible')
-        .offset(offset)
-        .limit(limit)
-        .toArray(),
-      { ...this.tx, label: 'listing conversations' },
-    );
-    return rows;
+    const rows = await withStoreTimeout(this.db.conversations.where('state').equals('visible').toArray(), {
+      ...this.tx,
+      label: 'listing conversations',
+    });
+    const when = (c: ConversationRecord) => c.updatedAt ?? c.createdAt ?? -Infinity;
+    rows.sort((a, b) => when(b) - when(a) || a.title.localeCompare(b.title));
+    return rows.slice(offset, offset + limit);
   }
 
   countVisible(): Promise<number> {
@@ -38,11 +37,22 @@ export class ConversationsRepo {
     });
   }
 
-  countMessages(): Promise<number> {
-    return withStoreTimeout(this.db.messages.where('state').equals('visible').count(), { ...this.tx, label: 'counting messages' });
+  /**
+   * Messages on the visible threads of visible conversations. A message is visible when its
+   * conversation is (a new conversation's messages are hidden by their staged conversation).
+   */
+  async countMessages(): Promise<number> {
+    const rows = await withStoreTimeout(this.db.conversations.where('state').equals('visible').toArray(), {
+      ...this.tx,
+      label: 'counting messages',
+    });
+    return rows.reduce((n, c) => n + c.messageCount, 0);
   }
 
-  /** The messages of a conversation in thread order (visible path and other branches). */
+  /**
+   * The messages of a conversation in thread order (visible path and other branches), including
+   * staged ones of an import in progress: callers show only `state === 'visible'`.
+   */
   messages(conversationId: string): Promise<MessageRecord[]> {
     return withStoreTimeout(
       this.db.messages.where('[conversationId+ordinal]').between([conversationId, -Infinity], [conversationId, Infinity]).toArray(),

@@ -1,5 +1,5 @@
 import { derivedRecordId } from '../core/ids';
-import type { ConversationRecord, MessageRecord, Role, Source } from '../core/records';
+import type { ConversationRecord, MessageRecord, NoteRecord, Role, Source } from '../core/records';
 import { sha256Hex } from '../core/text/normalize';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -53,6 +53,19 @@ interface PlacementUpdate {
 
 type KnownMessages = Map<string, Pick<MessageRecord, 'ordinal' | 'branch'>>;
 
+/** Record ids derive from what names a record in its source: same export, same ids, anywhere. */
+export function conversationRecordId(source: Source, externalId: string): Promise<string> {
+  return derivedRecordId('conv', source, externalId);
+}
+
+export function messageRecordId(conversationId: string, externalId: string): Promise<string> {
+  return derivedRecordId('msg', conversationId, externalId);
+}
+
+export function resourceRecordId(externalId: string): Promise<string> {
+  return derivedRecordId('note', 'resource', externalId);
+}
+
 function bucketOf(m: IncomingMessage): 'hidden' | 'other' | 'visible' {
   return m.hidden ? 'hidden' : m.onVisiblePath ? 'visible' : 'other';
 }
@@ -68,6 +81,8 @@ function bucketOf(m: IncomingMessage): 'hidden' | 'other' | 'visible' {
 export class ImportSession {
   private readonly updates = new Map<string, PendingUpdate>();
   private readonly placements = new Map<string, PlacementUpdate>();
+  private readonly resources = new Map<string, NoteRecord>();
+  private readonly grownMessages: string[] = [];
   private stagedConversations = 0;
   private stagedMessages = 0;
 
@@ -85,7 +100,7 @@ export class ImportSession {
 
   /** Stores a batch of conversations (one lookup transaction, one write transaction). */
   async add(batch: readonly IncomingConversation[]): Promise<ConversationOutcome[]> {
-    const ids = await Promise.all(batch.map((c) => derivedRecordId('conv', c.source, c.externalId)));
+    const ids = await Promise.all(batch.map((c) => conversationRecordId(c.source, c.externalId)));
     const threadHashes = await Promise.all(
       batch.map((c) =>
         sha256Hex(
@@ -168,7 +183,7 @@ export class ImportSession {
       otherBranches: 0,
       hidden: 0,
     };
-    const messageIds = await Promise.all(incoming.messages.map((m) => derivedRecordId('msg', id, m.externalId)));
+    const messageIds = await Promise.all(incoming.messages.map((m) => messageRecordId(id, m.externalId)));
     let addedVisible = 0;
     let staged = false;
     for (let i = 0; i < incoming.messages.length; i++) {
@@ -213,9 +228,13 @@ export class ImportSession {
         contentHash: m.contentHash,
         flags: m.flags,
         importId: this.stageKey,
-        state: 'staged',
+        // A new conversation's messages are hidden by their staged conversation, so they need no
+        // flip at publish (touching every message again doubled the cost of a large import). New
+        // messages of an existing, visible conversation are staged themselves.
+        state: existing ? 'staged' : 'visible',
         hlc: this.stamp(),
       });
+      if (existing) this.grownMessages.push(messageId);
     }
     if (!existing) {
       conversationRows.push({
@@ -259,15 +278,29 @@ export class ImportSession {
     this.stagedMessages += messages.length;
   }
 
+  /**
+   * Holds a resource note (pasted text that is no chat) until `publish`: resources are few and
+   * small, so they wait in memory rather than as staged rows. Returns false when the vault (or this
+   * file) already has it.
+   */
+  async stageResource(note: Omit<NoteRecord, 'hlc'>): Promise<boolean> {
+    if (this.resources.has(note.id)) return false;
+    const existing = await withStoreTimeout(this.db.notes.get(note.id), { ...this.tx, label: 'looking up a resource' });
+    if (existing) return false;
+    this.resources.set(note.id, { ...note, hlc: this.stamp() });
+    return true;
+  }
+
   /** Makes every staged row of this file visible, and applies updates to grown conversations. */
   async publish(): Promise<void> {
     await runTx(
       this.db,
       'rw',
-      [this.db.conversations, this.db.messages],
+      [this.db.conversations, this.db.messages, this.db.notes],
       async () => {
+        if (this.resources.size) await this.db.notes.bulkPut([...this.resources.values()]);
         await this.db.conversations.where('importId').equals(this.stageKey).modify({ state: 'visible' });
-        await this.db.messages.where('importId').equals(this.stageKey).modify({ state: 'visible' });
+        for (const id of this.grownMessages) await this.db.messages.update(id, { state: 'visible' });
         for (const placement of this.placements.values()) {
           await this.db.messages.update(placement.id, {
             ordinal: placement.ordinal,
@@ -297,23 +330,29 @@ export class ImportSession {
   }
 }
 
-/** Deletes staged rows whose stage key starts with `prefix` (an interrupted import's leftovers). */
+/**
+ * Deletes what unpublished files whose stage key starts with `prefix` left: their staged
+ * conversations with every message, and staged messages added to existing conversations. A file
+ * of the same import that was published keeps its rows.
+ */
 export function rollbackStaged(db: VaultDb, prefix: string, tx: TxOptions = {}): Promise<void> {
   return runTx(
     db,
     'rw',
     [db.conversations, db.messages],
     async () => {
-      await db.messages
-        .where('importId')
-        .startsWith(prefix)
-        .filter((m) => m.state === 'staged')
-        .delete();
-      await db.conversations
+      const staged = await db.conversations
         .where('importId')
         .startsWith(prefix)
         .filter((c) => c.state === 'staged')
+        .primaryKeys();
+      const unpublished = new Set(staged);
+      await db.messages
+        .where('importId')
+        .startsWith(prefix)
+        .filter((m) => m.state === 'staged' || unpublished.has(m.conversationId))
         .delete();
+      await db.conversations.bulkDelete(staged);
     },
     { ...tx, label: 'removing an unfinished import' },
   );

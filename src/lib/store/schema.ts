@@ -63,7 +63,11 @@ export class VaultDb extends Dexie {
   tombstones!: Table<TombstoneRecord, [string, string]>;
 
   constructor(name: string = DEFAULT_DB_NAME, options: DbOptions = {}, upTo: number = CURRENT_SCHEMA_VERSION) {
-    super(name, options);
+    // Relaxed durability: a commit is reported before the OS flushes it. Chromium's log is
+    // sequential, so a crash loses a suffix of transactions, never a middle one; imports publish
+    // in a final transaction and roll back unpublished rows on the next start, so a lost suffix
+    // leaves a consistent vault. It cut a 100 MB import's write time by about a third.
+    super(name, { chromeTransactionDurability: 'relaxed', ...options });
     for (const entry of SCHEMA_VERSIONS) {
       if (entry.version > upTo) break;
       const version = this.version(entry.version).stores(entry.stores);

@@ -31,10 +31,12 @@ async function snapshot(db: VaultDb) {
   return { conversations: await db.conversations.toArray(), messages: await db.messages.toArray() };
 }
 
-const visibleCounts = async (db: VaultDb) => ({
-  conversations: await db.conversations.where('state').equals('visible').count(),
-  messages: await db.messages.where('state').equals('visible').count(),
-});
+/** What views see: visible conversations, and visible messages of visible conversations. */
+const visibleCounts = async (db: VaultDb) => {
+  const conversations = new Set(await db.conversations.where('state').equals('visible').primaryKeys());
+  const messages = (await db.messages.toArray()).filter((m) => m.state === 'visible' && conversations.has(m.conversationId));
+  return { conversations: conversations.size, messages: messages.length };
+};
 
 describe('ImportSession', () => {
   it('stages rows invisibly, then publishes them in one step', async () => {
@@ -75,8 +77,9 @@ describe('ImportSession', () => {
     const grown = new ImportSession(db, 'imp_b/0', stamp);
     const [outcome] = await grown.add([await conversation('c1', ['a', 'b', 'c', 'd'])]);
     expect(outcome).toMatchObject({ conversation: 'existing', messages: { found: 4, stored: 2, existing: 2 } });
-    // The existing conversation is untouched until publish.
+    // The existing conversation is untouched until publish, and its new messages are invisible.
     expect((await db.conversations.toArray())[0]!.messageCount).toBe(2);
+    expect(await visibleCounts(db)).toEqual({ conversations: 1, messages: 2 });
     await grown.publish();
     const stored = await db.messages.orderBy('[conversationId+ordinal]').toArray();
     expect(stored.map((m) => m.text)).toEqual(['a', 'b', 'c', 'd']);
@@ -122,6 +125,19 @@ describe('ImportSession', () => {
     expect(await db.messages.count()).toBe(5);
     await failing.rollback();
     expect(await snapshot(db)).toEqual(before);
+    db.close();
+  });
+
+  it('rolling back an interrupted multi-file import keeps the files it had published', async () => {
+    const db = freshDb();
+    const published = new ImportSession(db, 'imp_multi/0', stamp);
+    await published.add([await conversation('first-file', ['a', 'b'])]);
+    await published.publish();
+    const unfinished = new ImportSession(db, 'imp_multi/1', stamp);
+    await unfinished.add([await conversation('first-file', ['a', 'b', 'c']), await conversation('second-file', ['x'])]);
+    await rollbackStaged(db, 'imp_multi/');
+    expect(await visibleCounts(db)).toEqual({ conversations: 1, messages: 2 });
+    expect(await db.messages.count()).toBe(2);
     db.close();
   });
 

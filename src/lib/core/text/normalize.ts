@@ -1,11 +1,20 @@
+import { createSHA256, type IHasher } from 'hash-wasm';
+
 /**
  * Content normalization (DESIGN: "trim, collapse whitespace -> storage text; lowercase + strip
  * trailing punctuation -> hash basis; SHA-256 of the basis is the dedup key").
  */
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** NFC, skipped for ASCII text (which NFC never changes): hashing runs over every message. */
+function nfc(text: string): string {
+  return NON_ASCII.test(text) ? text.normalize('NFC') : text;
+}
+
 /** Storage text: trimmed, runs of whitespace collapsed to one space, Unicode NFC. */
 export function normalizeText(text: string): string {
-  return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  return nfc(text).replace(/\s+/gu, ' ').trim();
 }
 
 /**
@@ -22,25 +31,41 @@ export function normalizeMultiline(text: string): string {
     .trim();
 }
 
-const TRAILING_PUNCTUATION = /[\p{P}\s]+$/u;
+const PUNCTUATION_OR_SPACE = /^[\p{P}\s]$/u;
 
-/** The basis of the dedup key: normalized, lowercased, trailing punctuation stripped. */
+/**
+ * The basis of the dedup key: normalized, lowercased, trailing punctuation stripped. The trailing
+ * run is found by walking back from the end (an anchored regex would retry at every punctuation
+ * run of a long message).
+ */
 export function hashBasis(text: string): string {
-  return normalizeText(text).toLowerCase().replace(TRAILING_PUNCTUATION, '');
+  const basis = normalizeText(text).toLowerCase();
+  let end = basis.length;
+  while (end > 0) {
+    // A low surrogate after a high one ends a pair: look at the whole code point.
+    const low = basis.charCodeAt(end - 1);
+    const high = end >= 2 ? basis.charCodeAt(end - 2) : 0;
+    const start = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? end - 2 : end - 1;
+    if (!PUNCTUATION_OR_SPACE.test(basis.slice(start, end))) break;
+    end = start;
+  }
+  return basis.slice(0, end);
 }
 
-const encoder = new TextEncoder();
+let hasher: Promise<IHasher> | null = null;
 
-function toHex(buffer: ArrayBuffer): string {
-  const bytes = new Uint8Array(buffer);
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
-}
-
-/** SHA-256 (hex) of arbitrary text, via WebCrypto (available in browsers, workers and Node >= 20). */
+/**
+ * SHA-256 (hex) of arbitrary text. hash-wasm (a maintained WASM implementation) rather than
+ * WebCrypto: every message is hashed, and WebCrypto's per-call promise round trip made hashing a
+ * 100 MB import several times slower. Once loaded, hashing is synchronous, so one shared instance
+ * is never interleaved.
+ */
 export async function sha256Hex(text: string): Promise<string> {
-  return toHex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  hasher ??= createSHA256();
+  const h = await hasher;
+  h.init();
+  h.update(text);
+  return h.digest('hex');
 }
 
 /** The dedup key of a piece of content. */

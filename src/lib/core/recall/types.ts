@@ -1,0 +1,130 @@
+/** The shapes the read path produces: variants, candidates with their signals, drops, the result. */
+import type { VaultError } from '../errors';
+import type { CandidateRecord } from './ports';
+
+/** The four angles a prompt is searched from (DESIGN, read path 1). */
+export type VariantKind = 'concept' | 'method' | 'continuity' | 'authority';
+
+export interface QueryVariant {
+  kind: VariantKind;
+  text: string;
+  /** Weight of this variant's lists in the fusion (1 unless told; see decompose.ts). */
+  weight?: number;
+}
+
+export interface Decomposition {
+  variants: QueryVariant[];
+  source: 'llm' | 'deterministic';
+  /** Why the LLM decomposer was not used or failed; null when it ran or was not asked for. */
+  fallbackReason: string | null;
+}
+
+/** The prompt's intent at the subject-domain altitude: shown to the person, editable, judged against. */
+export interface IntentStatement {
+  text: string;
+  source: 'given' | 'llm' | 'deterministic';
+  fallbackReason: string | null;
+}
+
+/** What retrieval knows about one candidate, kept for display and evaluation. */
+export interface RetrievalSignals {
+  /** Best (lowest, 1-based) BM25 rank over the variants; null when BM25 did not return it. */
+  bm25Rank: number | null;
+  bm25Score: number | null;
+  /** Best (lowest, 1-based) vector rank over the variants; null when vector search did not return it. */
+  vectorRank: number | null;
+  /** Highest exact cosine similarity to any variant; null when the record has no vector. */
+  vectorSimilarity: number | null;
+  /** Reciprocal-rank-fusion score summed over every ranked list of every variant. */
+  rrf: number;
+  /** Variants whose lists contained the candidate. */
+  variants: VariantKind[];
+}
+
+export interface Candidate {
+  record: CandidateRecord;
+  signals: RetrievalSignals;
+}
+
+export interface ScoreBreakdown {
+  /** Relevance in (0, 1] from the fused rank: 10 / (10 + rank), rank 0-based (scoring.ts). */
+  relevance: number;
+  /** Provenance weight of the tier (engram 1.0, resource 0.8, chat 0.6, web 0.1). */
+  provenance: number;
+  /** Recency factor in 0..1 (1 for tiers that do not decay). */
+  recency: number;
+  /** relevance x provenance x recency. */
+  score: number;
+}
+
+export interface ScoredCandidate extends Candidate {
+  scores: ScoreBreakdown;
+  /** The fit-gate's one-line reason for keeping it; null when the gate did not judge it. */
+  gateReason: string | null;
+}
+
+export type FunnelStage = 'width' | 'floor' | 'fit-gate' | 'dedup' | 'token-cap';
+
+export interface DroppedCandidate {
+  candidate: ScoredCandidate;
+  stage: FunnelStage;
+  reason: string;
+}
+
+export type GateSkipReason = 'disabled' | 'no-llm' | 'no-candidates' | 'timeout' | 'invalid-output' | 'error';
+
+export type GateStatus =
+  | { ran: true; llmId: string; kept: number; dropped: number; unjudged: number; ms: number }
+  | { ran: false; reason: GateSkipReason; message: string; error?: VaultError };
+
+export interface FloorStatus {
+  value: number;
+  embedderId: string;
+  /** Where the value comes from (calibration table entry or an explicit override). */
+  derivation: string;
+}
+
+export interface TokenCapStatus {
+  cap: number;
+  fired: boolean;
+  tokensBefore: number;
+  dropped: number;
+}
+
+/** "The vault holds nothing on this": no padding, only the closest misses and why they missed. */
+export interface HoldsNothing {
+  emptyAt: 'retrieval' | 'floor' | 'fit-gate';
+  message: string;
+  closestMisses: DroppedCandidate[];
+}
+
+/** One read to write back (batched, non-blocking) so reading a note extends its life. */
+export interface AccessWrite {
+  id: string;
+  at: number;
+}
+
+export interface RecallTimings {
+  decomposeMs: number;
+  retrieveMs: number;
+  gateMs: number;
+  totalMs: number;
+}
+
+export interface RecallResult {
+  prompt: string;
+  intent: IntentStatement;
+  decomposition: Decomposition;
+  /** false: the funnel switch is off and `items` is the plain hybrid ranking. */
+  funnel: boolean;
+  /** Kept candidates in final order. */
+  items: ScoredCandidate[];
+  /** Every candidate the funnel dropped, with its stage and reason, in the order they were dropped. */
+  dropped: DroppedCandidate[];
+  gate: GateStatus;
+  floor: FloorStatus | null;
+  tokenCap: TokenCapStatus | null;
+  holdsNothing: HoldsNothing | null;
+  accessWrites: AccessWrite[];
+  timings: RecallTimings;
+}

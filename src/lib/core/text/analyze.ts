@@ -1,0 +1,44 @@
+/**
+ * English text analysis for lexical retrieval (BM25, the lexical embedder): lowercase, split on
+ * anything that is not a letter or digit, fold apostrophes ("don't" -> "dont"), drop stop words,
+ * Porter-stem with the maintained `stemmer` package.
+ */
+import { stemmer } from 'stemmer';
+import { STOP_WORDS } from './stop-words';
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+const APOSTROPHE = /['’]/gu;
+const MAX_WORD = 40;
+
+// Stemming dominates analysis time and chat vocabulary repeats: a bounded memo pays off many times.
+const stems = new Map<string, string>();
+const STEM_CACHE_LIMIT = 100_000;
+
+export function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = /^\p{N}+$/u.test(word) ? word : stemmer(word);
+    if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}
+
+/** Lowercased words (apostrophes folded), stop words included. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(WORD)) {
+    const w = match[0].replace(APOSTROPHE, '');
+    if (w.length <= MAX_WORD) out.push(w);
+  }
+  return out;
+}
+
+/** Index terms of a text: words without stop words, stemmed, in order (repeats kept). */
+export function analyze(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (!STOP_WORDS.has(w)) out.push(stem(w));
+  }
+  return out;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { toChunkRecord } from '../../../src/lib/core/chunk/chunk-record';
+import { chunkConversation } from '../../../src/lib/core/chunk/conversation-chunker';
+import { contentHash } from '../../../src/lib/core/text/normalize';
+
+describe('toChunkRecord', () => {
+  it('seals a draft into the stored shape with the content hash of its raw text', async () => {
+    const [draft] = chunkConversation({ id: 'c1', title: 'T', createdAt: null }, [
+      { id: 'm1', role: 'user', text: 'Prune the maple in late winter, before the buds open.', createdAt: null, ordinal: 0 },
+    ]);
+    const record = await toChunkRecord(draft!, { tier: 'chat', hlc: 'h', createdAt: 5 });
+    expect(record).toEqual({
+      id: 'm1#0',
+      parentType: 'message',
+      parentId: 'm1',
+      conversationId: 'c1',
+      messageIds: ['m1'],
+      text: draft!.text,
+      headingPath: [],
+      tokenCount: draft!.tokenCount,
+      tier: 'chat',
+      contentHash: await contentHash(draft!.text),
+      createdAt: 5,
+      hlc: 'h',
+    });
+    expect(draft!.contextText).toBe('T\nUser: Prune the maple in late winter, before the buds open.');
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main';
+
+function run(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) }).then((code) => ({
+    code,
+    out: out.join('\n'),
+    err: err.join('\n'),
+  }));
+}
+
+const TRANSCRIPT = 'User: what is the plan?\nAssistant: ship the importer first.\nUser: agreed, importer first.';
+
+describe('engram import', () => {
+  it('imports several paths in order into one vault and prints the JSON report', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-cli-'));
+    writeFileSync(join(dir, 'a.txt'), TRANSCRIPT);
+    writeFileSync(join(dir, 'b.md'), TRANSCRIPT);
+    const { code, out } = await run(['import', join(dir, 'a.txt'), join(dir, 'b.md'), '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as { files: Record<string, unknown>[]; totals: Record<string, unknown> };
+    expect(report.files).toHaveLength(2);
+    expect(report.files[0]).toMatchObject({
+      path: join(dir, 'a.txt'),
+      format: 'transcript',
+      conversations: { found: 1, stored: 1, existing: 0, skipped: 0 },
+      messages: { found: 3, stored: 3, existing: 0, skipped: 0, otherBranches: 0, hidden: 0 },
+      redactions: 0,
+      flags: 0,
+      errors: [],
+    });
+    expect(report.files[1]).toMatchObject({ conversations: { stored: 0, existing: 1 }, messages: { stored: 0, existing: 3 } });
+    expect(report.totals).toMatchObject({
+      conversations: { found: 2, stored: 1, existing: 1 },
+      messages: { found: 6, stored: 3, existing: 3 },
+    });
+  });
+
+  it('--dump writes every stored row as JSON lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-cli-'));
+    writeFileSync(join(dir, 'a.txt'), TRANSCRIPT);
+    const dump = join(dir, 'rows.jsonl');
+    const { code } = await run(['import', dir, '--dump', dump]);
+    expect(code).toBe(0);
+    const rows = readFileSync(dump, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { table: string; row: Record<string, unknown> });
+    expect(rows.filter((r) => r.table === 'conversations')).toHaveLength(1);
+    const messages = rows.filter((r) => r.table === 'messages').sort((a, b) => (a.row.ordinal as number) - (b.row.ordinal as number));
+    expect(messages.map((r) => r.row.text)).toEqual(['what is the plan?', 'ship the importer first.', 'agreed, importer first.']);
+    expect(rows.filter((r) => r.table === 'imports')).toHaveLength(1);
+  });
+
+  it('a failed file exits 1 with its error in the report; a missing path is a usage error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-cli-'));
+    writeFileSync(join(dir, 'empty.json'), '');
+    const failed = await run(['import', join(dir, 'empty.json'), '--json']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.out).files[0].errors[0].code).toBe('import/empty');
+    const missing = await run(['import', join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/does not exist/);
+  });
+});

@@ -1,0 +1,137 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../../src/lib/core/index/bm25';
+import { decodeBm25, encodeBm25 } from '../../../src/lib/core/index/bm25-codec';
+
+/** Textbook BM25+ over token lists (Lucene idf), written for clarity to check the index against. */
+function reference(docs: ReadonlyMap<string, string[]>, query: string[], k1 = 1.2, b = 0.75, delta = 1) {
+  const n = docs.size;
+  const avgdl = [...docs.values()].reduce((s, d) => s + d.length, 0) / n || 1;
+  const scores = new Map<string, number>();
+  for (const term of new Set(query)) {
+    const df = [...docs.values()].filter((d) => d.includes(term)).length;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (const [id, doc] of docs) {
+      const tf = doc.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      const bm25 = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / avgdl));
+      scores.set(id, (scores.get(id) ?? 0) + bm25 + delta * idf);
+    }
+  }
+  return scores;
+}
+
+const vocab = fc.constantFrom('moss', 'stone', 'pond', 'maple', 'tea', 'rake', 'gravel', 'lantern');
+const docsArb = fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 4 }), fc.array(vocab, { minLength: 1, maxLength: 12 })), {
+  minLength: 1,
+  maxLength: 30,
+  selector: ([id]) => id,
+});
+const split = (text: string) => text.split(' ').filter(Boolean);
+
+function expectMatchesReference(index: Bm25Index, docs: Map<string, string[]>, query: string[], delta = 1) {
+  const expected = reference(docs, query, 1.2, 0.75, delta);
+  const hits = index.searchTerms(query, docs.size);
+  expect(hits.length).toBe(expected.size);
+  for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.id)!, 4);
+  for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+}
+
+describe('Bm25Index', () => {
+  it('ranks by BM25 with English analysis (stems, stop words)', () => {
+    const index = new Bm25Index();
+    index.add('a', 'Caroline went to the LGBTQ support group yesterday.');
+    index.add('b', 'Melanie painted a sunrise by the lake.');
+    index.add('c', 'Caroline is supporting her friends at the group meetings.');
+    // "go" does not stem to "went": both Caroline documents match three terms; the shorter wins.
+    expect(index.search('When did Caroline go to the support groups?', 3).map((h) => h.id)).toEqual(['c', 'a']);
+    expect(index.search('LGBTQ support', 3).map((h) => h.id)).toEqual(['a', 'c']);
+    expect(index.search('painting sunrises')[0]!.id).toBe('b');
+    expect(index.search('the and of')).toEqual([]);
+  });
+
+  it('scores exactly like textbook BM25+ (and BM25 with delta 0)', () => {
+    fc.assert(
+      fc.property(docsArb, fc.array(vocab, { minLength: 1, maxLength: 4 }), (entries, query) => {
+        const index = new Bm25Index({}, split);
+        const classic = new Bm25Index({ delta: 0 }, split);
+        for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+        for (const [id, tokens] of entries) classic.add(id, tokens.join(' '));
+        expectMatchesReference(index, new Map(entries), query);
+        expectMatchesReference(classic, new Map(entries), query, 0);
+      }),
+    );
+  });
+
+  it('never returns a removed document, and scores exactly again after compaction', () => {
+    fc.assert(
+      fc.property(
+        docsArb,
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.array(vocab, { minLength: 1, maxLength: 4 }),
+        (entries, picks, query) => {
+          const index = new Bm25Index({}, split);
+          const docs = new Map(entries);
+          for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+          for (const pick of picks) {
+            const id = entries[pick % entries.length]![0];
+            index.remove(id);
+            docs.delete(id);
+          }
+          expect(index.size).toBe(docs.size);
+          for (const hit of index.searchTerms(query, 100)) expect(docs.has(hit.id)).toBe(true);
+          index.compact();
+          if (docs.size > 0) expectMatchesReference(index, docs, query);
+        },
+      ),
+    );
+  });
+
+  it('replaces a document added again under the same id', () => {
+    const index = new Bm25Index({}, split);
+    index.add('x', 'moss stone');
+    index.add('y', 'pond');
+    index.add('x', 'pond pond');
+    expect(index.size).toBe(2);
+    expect(index.searchTerms(['moss'])).toEqual([]);
+    expect(index.searchTerms(['pond']).map((h) => h.id)).toEqual(['x', 'y']);
+  });
+
+  it('round-trips through its binary form with identical results', () => {
+    fc.assert(
+      fc.property(
+        docsArb,
+        fc.array(fc.nat(), { maxLength: 5 }),
+        fc.array(vocab, { minLength: 1, maxLength: 4 }),
+        (entries, picks, query) => {
+          const index = new Bm25Index({ k1: 1.5, b: 0.6, delta: 0.5 }, split);
+          for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+          for (const pick of picks) index.remove(entries[pick % entries.length]![0]);
+          const decoded = decodeBm25(encodeBm25(index), split);
+          if (!decoded.ok) throw new Error(decoded.error.message);
+          // The stored form holds live documents only, as after a compaction.
+          index.compact();
+          expect(decoded.value.options).toEqual({ k1: 1.5, b: 0.6, delta: 0.5 });
+          expect(decoded.value.searchTerms(query, 50)).toEqual(index.searchTerms(query, 50));
+          decoded.value.add('new', 'moss');
+          expect(decoded.value.searchTerms(['moss'], 100).some((h) => h.id === 'new')).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('reports damaged bytes as index/corrupt', () => {
+    const index = new Bm25Index();
+    index.add('a', 'moss and stones');
+    const bytes = encodeBm25(index);
+    const truncated = decodeBm25(bytes.subarray(0, bytes.length - 3));
+    expect(truncated.ok ? null : truncated.error.code).toBe('index/corrupt');
+    const flipped = bytes.slice();
+    flipped[0] = 0;
+    expect(decodeBm25(flipped).ok).toBe(false);
+    const badPosting = bytes.slice();
+    new DataView(badPosting.buffer).setUint32(badPosting.length - 4, 99 * 256 + 1, true);
+    expect(decodeBm25(badPosting).ok).toBe(false);
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it, vi } from 'vitest';
+import { recall } from '../../../src/lib/core/recall/recall';
+import { scriptedLlm } from '../../factories/fake-llm';
+import { candidateRecord, NOW } from '../../factories/recall';
+import { harnessIndex } from '../../factories/recall-harness';
+
+const records = [
+  candidateRecord({ id: 'n1', kind: 'note', tier: 'engram', text: 'Garden path: warm 2700K bollard lights, chosen in May.' }),
+  candidateRecord({ id: 'c1', text: 'We compared solar and wired path lights for the garden.' }),
+  candidateRecord({ id: 'c2', text: 'The sourdough needs a longer bulk ferment in winter.' }),
+];
+
+describe('recall', () => {
+  it('runs the read path and returns items, signals, floor, gate status, write-backs and timings', async () => {
+    const deps = await harnessIndex(records);
+    let t = 0;
+    const result = await recall(
+      { prompt: 'What did I decide about the garden path lights?' },
+      { ...deps, now: NOW, clock: () => (t += 1) },
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const r = result.value;
+    expect(r.intent.source).toBe('deterministic');
+    expect(r.decomposition.variants[0]).toMatchObject({ kind: 'concept', text: 'garden path lights' });
+    expect(r.items[0]!.record.id).toBe('n1');
+    expect(r.items[0]!.signals).toMatchObject({ bm25Rank: expect.any(Number), rrf: expect.any(Number) });
+    expect(r.gate).toMatchObject({ ran: false, reason: 'no-llm' });
+    expect(r.floor).toMatchObject({ embedderId: 'test-bow-1024' });
+    expect(r.accessWrites).toEqual([{ id: 'n1', at: NOW }]);
+    expect(r.timings.totalMs).toBeGreaterThan(0);
+    expect(r.items.map((c) => c.record.id)).not.toContain('c2');
+  });
+
+  it('judges against the intent the person edited', async () => {
+    const deps = await harnessIndex(records);
+    const llm = scriptedLlm([JSON.stringify({ verdicts: [{ ref: 'm1', keep: true, reason: 'lighting' }] })]);
+    const result = await recall(
+      { prompt: 'garden path lights', intent: 'Outdoor lighting decisions' },
+      { ...deps, llm, now: NOW },
+      { llmDecompose: false, llmIntent: false },
+    );
+    expect(result.ok && result.value.intent).toEqual({ text: 'Outdoor lighting decisions', source: 'given', fallbackReason: null });
+    expect(llm.calls[0]!.messages[1]!.content).toContain('Intent: Outdoor lighting decisions');
+  });
+
+  it('returns an error result for an empty prompt, a cancelled query or a failing searcher', async () => {
+    const deps = await harnessIndex(records);
+    expect(await recall({ prompt: '   ' }, { ...deps, now: NOW })).toMatchObject({ ok: false, error: { code: 'input/invalid' } });
+    const controller = new AbortController();
+    controller.abort();
+    expect(await recall({ prompt: 'garden' }, { ...deps, now: NOW }, { signal: controller.signal })).toMatchObject({
+      ok: false,
+      error: { code: 'recall/cancelled' },
+    });
+    vi.spyOn(deps.lexical, 'search').mockRejectedValue(new Error('index not loaded'));
+    expect(await recall({ prompt: 'garden' }, { ...deps, now: NOW })).toMatchObject({
+      ok: false,
+      error: { code: 'recall/failed', message: 'index not loaded' },
+    });
+  });
+
+  it('with the funnel switched off, gives the plain hybrid ranking', async () => {
+    const deps = await harnessIndex(records);
+    const result = await recall({ prompt: 'garden path lights' }, { ...deps, now: NOW }, { funnel: false });
+    expect(result.ok && result.value).toMatchObject({ funnel: false, dropped: [], floor: null, gate: { reason: 'disabled' } });
+  });
+});

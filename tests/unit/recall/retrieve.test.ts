@@ -1,0 +1,72 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { CandidateRecord } from '../../../src/lib/core/recall/ports';
+import { LEXICAL_VECTOR_WEIGHT, retrieve, searcherWeightsFor } from '../../../src/lib/core/recall/retrieve';
+import { candidateRecord } from '../../factories/recall';
+import { harnessIndex, MapStore } from '../../factories/recall-harness';
+
+const records: CandidateRecord[] = [
+  candidateRecord({ id: 'maple', text: 'Prune the Japanese maple in late winter, before the buds swell.' }),
+  candidateRecord({ id: 'moss', text: 'Moss gardens need shade and steady moisture.' }),
+  candidateRecord({ id: 'gravel', text: 'Rake the gravel in the dry garden every morning.' }),
+  candidateRecord({ id: 'bread', text: 'Feed the sourdough starter twice a day.' }),
+];
+
+describe('retrieve', () => {
+  it('fuses BM25 and vector lists of every variant and merges duplicates into one candidate', async () => {
+    const deps = await harnessIndex(records);
+    const result = await retrieve(
+      [
+        { kind: 'concept', text: 'prune japanese maple' },
+        { kind: 'method', text: 'maple winter pruning', weight: 0.5 },
+      ],
+      deps,
+    );
+    const ids = result.candidates.map((c) => c.record.id);
+    expect(ids[0]).toBe('maple');
+    expect(new Set(ids).size).toBe(ids.length);
+    const maple = result.candidates[0]!;
+    expect(maple.signals.bm25Rank).toBe(1);
+    expect(maple.signals.vectorRank).toBe(1);
+    expect(maple.signals.variants).toEqual(['concept', 'method']);
+    expect(maple.signals.rrf).toBeGreaterThan(result.candidates[1]?.signals.rrf ?? 0);
+    expect(maple.signals.vectorSimilarity).toBeGreaterThan(0.3);
+  });
+
+  it('gives candidates found by BM25 alone an exact similarity for the floor', async () => {
+    const deps = await harnessIndex(records);
+    const knn = vi.spyOn(deps.vector, 'search').mockResolvedValue([]);
+    const result = await retrieve([{ kind: 'concept', text: 'gravel garden' }], deps);
+    expect(knn).toHaveBeenCalled();
+    const gravel = result.candidates.find((c) => c.record.id === 'gravel')!;
+    expect(gravel.signals.vectorRank).toBeNull();
+    expect(gravel.signals.vectorSimilarity).toBeGreaterThan(0);
+  });
+
+  it('runs one searcher only when asked (the eval baselines)', async () => {
+    const deps = await harnessIndex(records);
+    const embed = vi.spyOn(deps.embedder, 'embed');
+    const bm25Only = await retrieve([{ kind: 'authority', text: 'moss shade' }], deps, { lists: 'bm25' });
+    expect(embed).not.toHaveBeenCalled();
+    expect(bm25Only.candidates[0]!.signals.vectorSimilarity).toBeNull();
+    const lexical = vi.spyOn(deps.lexical, 'search');
+    await retrieve([{ kind: 'authority', text: 'moss shade' }], deps, { lists: 'vector' });
+    expect(lexical).not.toHaveBeenCalled();
+  });
+
+  it('leaves out ids the store no longer returns and reports how many fused ids went unread', async () => {
+    const deps = await harnessIndex(records);
+    const result = await retrieve(
+      [{ kind: 'concept', text: 'maple moss gravel garden' }],
+      { ...deps, store: new MapStore(records.slice(1)) },
+      { limit: 2 },
+    );
+    expect(result.candidates.every((c) => c.record.id !== 'maple')).toBe(true);
+    expect(result.candidates.length).toBeLessThanOrEqual(2);
+    expect(result.unread).toBeGreaterThan(0);
+  });
+
+  it('weighs a lexical embedder below BM25 and a neural one equal to it', () => {
+    expect(searcherWeightsFor('lexical')).toEqual({ bm25: 1, vector: LEXICAL_VECTOR_WEIGHT });
+    expect(searcherWeightsFor('neural')).toEqual({ bm25: 1, vector: 1 });
+  });
+});

@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  accessWrites,
+  halfLifeMs,
+  PROVENANCE_WEIGHTS,
+  RECENCY,
+  recencyFactor,
+  relevanceAtRank,
+  scoreAll,
+  weibullRecency,
+} from '../../../src/lib/core/recall/scoring';
+import { candidate, DAY, NOW } from '../../factories/recall';
+
+const base = RECENCY.baseHalfLifeMs;
+
+describe('scoring', () => {
+  it('uses the design provenance weights', () => {
+    expect(PROVENANCE_WEIGHTS).toEqual({ engram: 1, resource: 0.8, chat: 0.6, web: 0.1 });
+  });
+
+  it('decays only the conversational tier', () => {
+    const old = { createdAt: NOW - 5 * 365 * DAY, lastAccessedAt: null, accessCount: 0 };
+    expect(recencyFactor({ ...old, tier: 'engram' }, NOW)).toBe(1);
+    expect(recencyFactor({ ...old, tier: 'resource' }, NOW)).toBe(1);
+    expect(recencyFactor({ ...old, tier: 'web' }, NOW)).toBe(1);
+    expect(recencyFactor({ ...old, tier: 'chat' }, NOW)).toBeLessThan(0.2);
+  });
+
+  it('is a Weibull curve that halves at the half-life', () => {
+    expect(weibullRecency(base, base)).toBeCloseTo(0.5, 12);
+    expect(weibullRecency(0, base)).toBe(1);
+    expect(weibullRecency(-DAY, base)).toBe(1);
+    // Heavy tail (shape < 1): at two half-lives more than a quarter survives.
+    expect(weibullRecency(2 * base, base)).toBeGreaterThan(0.25);
+  });
+
+  it('never rises with age', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e12, noNaN: true }), fc.double({ min: 0, max: 1e12, noNaN: true }), (a, b) => {
+        const [young, old] = a <= b ? [a, b] : [b, a];
+        expect(weibullRecency(old, base)).toBeLessThanOrEqual(weibullRecency(young, base));
+      }),
+    );
+  });
+
+  it('grows the half-life with the access count, up to a cap', () => {
+    expect(halfLifeMs(0)).toBe(base);
+    expect(halfLifeMs(1)).toBe(base * 1.5);
+    expect(halfLifeMs(RECENCY.maxCountedAccesses)).toBe(halfLifeMs(1000));
+    const chat = { tier: 'chat' as const, createdAt: NOW - 400 * DAY, lastAccessedAt: null };
+    expect(recencyFactor({ ...chat, accessCount: 4 }, NOW)).toBeGreaterThan(recencyFactor({ ...chat, accessCount: 0 }, NOW));
+  });
+
+  it('starts the clock at the last read', () => {
+    const read = { tier: 'chat' as const, createdAt: NOW - 900 * DAY, lastAccessedAt: NOW - DAY, accessCount: 1 };
+    expect(recencyFactor(read, NOW)).toBeGreaterThan(0.99);
+  });
+
+  it('multiplies relevance (from the fused rank), provenance and recency', () => {
+    const [first, second] = scoreAll(
+      [candidate({ id: 'a', tier: 'chat', createdAt: NOW - base }), candidate({ id: 'b', tier: 'engram' })],
+      NOW,
+    );
+    expect(first!.scores.relevance).toBe(1);
+    expect(first!.scores.recency).toBeCloseTo(0.5, 12);
+    expect(first!.scores.score).toBeCloseTo(1 * 0.6 * 0.5, 12);
+    expect(second!.scores.relevance).toBe(relevanceAtRank(1));
+    expect(second!.scores.score).toBeCloseTo(relevanceAtRank(1), 12);
+    expect(relevanceAtRank(10)).toBe(0.5);
+  });
+
+  it('writes back one read per distinct note, never for chunks', () => {
+    const items = [
+      { record: { id: 'n1', kind: 'note' as const } },
+      { record: { id: 'c1', kind: 'chunk' as const } },
+      { record: { id: 'n1', kind: 'note' as const } },
+      { record: { id: 'n2', kind: 'note' as const } },
+    ];
+    expect(accessWrites(items, NOW)).toEqual([
+      { id: 'n1', at: NOW },
+      { id: 'n2', at: NOW },
+    ]);
+  });
+});
