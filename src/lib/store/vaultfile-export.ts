@@ -8,7 +8,16 @@ import { runTx, type TxOptions } from './transaction';
 import type { Vault } from './vault';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
 import { Spool } from './vaultfile-spool';
-import { emptyCounts, isExportable, PAGE_ROWS, primaryKeyOf, tableOf, totalOf, type AnyRecord } from './vaultfile-tables';
+import {
+  emptyCounts,
+  isExportable,
+  PAGE_ROWS,
+  primaryKeyOf,
+  stagedConversationIds,
+  tableOf,
+  totalOf,
+  type AnyRecord,
+} from './vaultfile-tables';
 
 /**
  * Export: the vault as a `.engram` stream.
@@ -71,8 +80,9 @@ export async function snapshotVault(
   await runTx(
     db,
     'r',
-    sections.map((section) => tableOf(db, section)),
+    [...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)),
     async () => {
+      const staged = await stagedConversationIds(db);
       let total = 0;
       for (const section of sections) total += await tableOf(db, section).count();
       const progress = new PhaseProgress(options.onProgress, 'reading-vault', total);
@@ -87,7 +97,7 @@ export async function snapshotVault(
               : await table.where(':id').above(after).limit(PAGE_ROWS).toArray();
           if (page.length === 0) break;
           after = primaryKeyOf(section, page[page.length - 1]!);
-          const kept = page.filter((row) => isExportable(section, row));
+          const kept = page.filter((row) => isExportable(section, row, staged));
           if (isStampedSection(section) || section === 'tombstones') {
             for (const row of kept) {
               const hlc = (row as { hlc: string }).hlc;

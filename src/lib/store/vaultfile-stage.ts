@@ -54,6 +54,8 @@ export async function stageVaultFile(stream: ReadableStream<Uint8Array>, options
   let encrypted = false;
   let maxHlc: string | null = null;
   let skippedStaged = 0;
+  // Conversations of unfinished imports left out, and so their messages (conversations come first).
+  const skippedConversations = new Set<string>();
   let progress: PhaseProgress | null = null;
   const events = readVault(stream, { passphrase: options.passphrase, deriveKey: options.deriveKey });
   try {
@@ -65,7 +67,13 @@ export async function stageVaultFile(stream: ReadableStream<Uint8Array>, options
         progress = new PhaseProgress(options.onProgress, 'reading-file', totalOf(event.manifest.counts));
       } else if (event.kind === 'records') {
         const section: SectionName = event.section;
-        const kept = (event.records as AnyRecord[]).filter((row) => !isStagedRow(section, row));
+        const kept = (event.records as AnyRecord[]).filter((row) => {
+          if (isStagedRow(section, row)) {
+            if (section === 'conversations') skippedConversations.add((row as { id: string }).id);
+            return false;
+          }
+          return section !== 'messages' || !skippedConversations.has((row as { conversationId: string }).conversationId);
+        });
         skippedStaged += event.records.length - kept.length;
         if (isStampedSection(section) || section === 'tombstones') {
           for (const row of kept) {

@@ -5,7 +5,7 @@ import type { VaultDb } from './schema';
 import { withStoreTimeout } from './transaction';
 import type { Vault } from './vault';
 import { snapshotVault } from './vaultfile-export';
-import { isExportable, tableOf, vaultCounts } from './vaultfile-tables';
+import { isExportable, stagedConversationIds, tableOf, vaultCounts } from './vaultfile-tables';
 
 /**
  * "Has the vault changed since its last export?" is derived from the records, not kept as a flag
@@ -32,9 +32,10 @@ export async function changedSinceMark(db: VaultDb, mark: VaultFileMark | null, 
   return withStoreTimeout(
     (async () => {
       if ((await db.tombstones.where('hlc').above(since).count()) > 0) return true;
+      const staged = await stagedConversationIds(db);
       for (const section of STAMPED_SECTIONS) {
         const later = await tableOf(db, section)
-          .filter((row) => row.hlc > since && isExportable(section, row))
+          .filter((row) => row.hlc > since && isExportable(section, row, staged))
           .first();
         if (later) return true;
       }

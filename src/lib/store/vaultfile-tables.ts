@@ -8,8 +8,10 @@ import { withStoreTimeout, type TxOptions } from './transaction';
 /**
  * How the vault file's sections map onto the Dexie tables, and which rows a file carries:
  *
- * - conversations and messages: only `visible` rows. A `staged` row belongs to an import that has
- *   not finished; it is not part of the vault yet (and a reader skips staged rows it finds).
+ * - conversations and messages: only visible ones. A `staged` row belongs to an import that has
+ *   not finished and is not part of the vault yet; so are the messages of a staged conversation
+ *   (an import writes a new conversation's messages `visible` and hides them behind their staged
+ *   conversation). A reader skips such rows in a file too.
  * - settings: every row except this device's own settings (settings-repo.ts `isDeviceSetting`).
  * - every other section: every row. `jobs` is never exported (see core/vaultfile/sections.ts).
  */
@@ -45,11 +47,17 @@ export function isStagedRow(section: SectionName, record: AnyRecord): boolean {
   return (section === 'conversations' || section === 'messages') && (record as { state?: unknown }).state === 'staged';
 }
 
-/** Whether a stored row belongs in a vault file. */
-export function isExportable(section: SectionName, record: AnyRecord): boolean {
+/** Whether a stored row belongs in a vault file (`stagedConversations`: ids of staged conversations). */
+export function isExportable(section: SectionName, record: AnyRecord, stagedConversations: ReadonlySet<string>): boolean {
   if (isStagedRow(section, record)) return false;
+  if (section === 'messages') return !stagedConversations.has((record as SectionRecords['messages']).conversationId);
   if (section === 'settings') return !isDeviceSetting((record as SectionRecords['settings']).key);
   return true;
+}
+
+/** Ids of conversations of unfinished imports (few: only while an import runs). Inside a transaction or not. */
+export async function stagedConversationIds(db: VaultDb): Promise<Set<string>> {
+  return new Set((await db.conversations.where('state').equals('staged').primaryKeys()) as string[]);
 }
 
 export function emptyCounts(): VaultCounts {
@@ -62,6 +70,13 @@ export function vaultCounts(db: VaultDb, tx: TxOptions = {}): Promise<VaultCount
     const counts = emptyCounts();
     counts.conversations = await db.conversations.where('state').equals('visible').count();
     counts.messages = await db.messages.where('state').equals('visible').count();
+    for (const id of await stagedConversationIds(db)) {
+      counts.messages -= await db.messages
+        .where('conversationId')
+        .equals(id)
+        .filter((m) => m.state === 'visible')
+        .count();
+    }
     counts.settings = (await db.settings.toCollection().primaryKeys()).filter((key) => !isDeviceSetting(key)).length;
     for (const name of ['notes', 'chunks', 'history', 'imports', 'tombstones', 'vectors'] as const)
       counts[name] = await db.table(name).count();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { vaultDigest } from '../../../src/lib/core/vaultfile/digest';
 import { readVaultState } from '../../../src/lib/core/vaultfile/state-io';
+import { contentHash } from '../../../src/lib/core/text/normalize';
+import { ImportSession } from '../../../src/lib/store/import-session';
 import { INDEX_REBUILD_JOB } from '../../../src/lib/store/vaultfile-commit';
 import { restoreVault } from '../../../src/lib/store/vaultfile-restore';
 import { exportableState, vaultFingerprint } from '../../../src/lib/store/vaultfile-status';
@@ -59,6 +61,33 @@ describe('export from the store, restore into a store', () => {
     expect(await target.settings.get('vault.id')).toBe(file.manifest.vaultId);
     await closeVault(target);
     await closeVault(source);
+  });
+
+  it('an import still in progress is not exported: neither its staged conversation nor the messages it hides', async () => {
+    const vault = await openTestVault();
+    const session = new ImportSession(vault.db, 'imp_running/0', () => vault.clock.stamp());
+    const texts = ['A question in an import that has not finished.', 'Its answer.'];
+    const messages = await Promise.all(
+      texts.map(async (text, i) => ({
+        externalId: `m${i}`,
+        role: i ? ('assistant' as const) : ('user' as const),
+        text,
+        contentHash: await contentHash(text),
+        createdAt: null,
+        parentExternalId: null,
+        onVisiblePath: true,
+        hidden: false,
+        flags: [],
+      })),
+    );
+    await session.add([{ source: 'chatgpt', externalId: 'c-running', title: 'Running', createdAt: 1, updatedAt: 1, messages }]);
+    const during = await exportBytes(vault);
+    expect(during.counts).toMatchObject({ conversations: 0, messages: 0 });
+    expect((await readVaultState(fileStream(during.bytes))).state.messages).toEqual([]);
+    await session.publish();
+    const after = await exportBytes(vault);
+    expect(after.counts).toMatchObject({ conversations: 1, messages: 2 });
+    await closeVault(vault);
   });
 
   it('replaces what the vault held, observes the file clock, queues one index rebuild and counts as backed up', async () => {
