@@ -1,7 +1,9 @@
 import type { Command } from '../command';
 import { evalCommand } from './eval';
+import { exportCommand } from './export';
 import { importCommand } from './import';
+import { mergeCommand } from './merge';
 import { versionCommand } from './version';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [versionCommand, importCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [versionCommand, importCommand, exportCommand, mergeCommand, evalCommand];
