@@ -111,10 +111,10 @@ export class RecallEngine {
         batch.map((u) => u.embedText),
         options,
       );
-      batch.forEach((unit, i) => {
+      for (const unit of batch) {
         this.store.byId.set(unit.record.id, unit.record);
         this.lexical.add(unit.record.id, unit.indexText);
-      });
+      }
       this.vectors.add(batch.map((u, i) => ({ id: u.record.id, contentHash: u.record.contentHash, vector: vectors[i]! })));
     }
   }

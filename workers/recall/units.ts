@@ -94,7 +94,12 @@ function windowText(drafts: readonly ChunkDraft[], i: number, n: NeighbourOption
   return [...before, drafts[i]!.contextText, ...self, ...after].join('\n');
 }
 
-export function draftRecord(conversation: ChunkConversation, draft: ChunkDraft, dateOf: (messageId: string) => number | null, tier: Tier): CandidateRecord {
+export function draftRecord(
+  conversation: ChunkConversation,
+  draft: ChunkDraft,
+  dateOf: (messageId: string) => number | null,
+  tier: Tier,
+): CandidateRecord {
   const date = dateOf(draft.parentId) ?? conversation.createdAt;
   return {
     id: draft.id,
@@ -116,7 +121,11 @@ export function draftRecord(conversation: ChunkConversation, draft: ChunkDraft, 
 }
 
 /** The units of one conversation, in order. */
-export function conversationUnits(conversation: ChunkConversation, messages: readonly ChunkMessage[], options: UnitOptions = {}): IndexUnit[] {
+export function conversationUnits(
+  conversation: ChunkConversation,
+  messages: readonly ChunkMessage[],
+  options: UnitOptions = {},
+): IndexUnit[] {
   const n = options.neighbours ?? DEFAULT_NEIGHBOURS;
   const drafts = chunkConversation(conversation, messages);
   const dates = new Map(messages.map((m) => [m.id, m.createdAt]));

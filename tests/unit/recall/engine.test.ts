@@ -93,7 +93,10 @@ describe('recall engine read path', () => {
 
   it('refuses an unknown target model', async () => {
     const engine = await engineOf(garden);
-    expect(await engine.recall({ prompt: 'garden' }, { package: { target: 'gpt-99' } })).toMatchObject({ ok: false, error: { code: 'input/invalid' } });
+    expect(await engine.recall({ prompt: 'garden' }, { package: { target: 'gpt-99' } })).toMatchObject({
+      ok: false,
+      error: { code: 'input/invalid' },
+    });
   });
 
   const judgeByField: FakeStep = (messages) => {
@@ -111,7 +114,10 @@ describe('recall engine read path', () => {
     const engine = await engineOf(garden);
     const prompt = 'How does negative space create a sense of distance and expansion in a Japanese garden?';
     const run = async (step: FakeStep) => {
-      const outcome = await engine.recall({ prompt }, { now: NOW, llm: scriptedLlm([step]), llmDecompose: false, llmIntent: false, gateTimeoutMs: 100 });
+      const outcome = await engine.recall(
+        { prompt },
+        { now: NOW, llm: scriptedLlm([step]), llmDecompose: false, llmIntent: false, gateTimeoutMs: 100 },
+      );
       if (!outcome.ok) throw new Error(outcome.error.message);
       return outcome.value;
     };
@@ -135,9 +141,14 @@ describe('units', () => {
     'Yes, it was for mental health awareness and it went well.',
     'That sounds lovely, I am so glad it went well for you.',
     'I also ran ten kilometres on my own the day after.',
-  ].map(
-    (text, ordinal) => ({ id: `m${ordinal}`, role: ordinal % 2 ? ('assistant' as const) : ('user' as const), text, createdAt: null, ordinal, speaker: ordinal % 2 ? 'Mel' : 'Caro' }),
-  );
+  ].map((text, ordinal) => ({
+    id: `m${ordinal}`,
+    role: ordinal % 2 ? ('assistant' as const) : ('user' as const),
+    text,
+    createdAt: null,
+    ordinal,
+    speaker: ordinal % 2 ? 'Mel' : 'Caro',
+  }));
 
   it('index a chunk with its neighbours and its date in words, and return only the chunk', () => {
     const units = conversationUnits(conversation, messages);
