@@ -37,6 +37,8 @@ const POINT_CACHE = 2_048;
 export class HnswVectors implements VectorBackend {
   readonly kind = 'hnsw' as const;
   private readonly points = new Map<string, Float32Array>();
+  /** Similarities HNSW already returned for a query vector: `similarity` reads them first. */
+  private readonly found = new WeakMap<Float32Array, Map<string, number>>();
 
   constructor(readonly index: VectorIndex) {}
 
@@ -66,12 +68,20 @@ export class HnswVectors implements VectorBackend {
   }
 
   async search(vector: Float32Array, k: number): Promise<VectorHit[]> {
-    return this.index.search(vector, k).map((hit) => ({ id: hit.recordId, similarity: hit.similarity }));
+    const hits = this.index.search(vector, k).map((hit) => ({ id: hit.recordId, similarity: hit.similarity }));
+    this.found.set(vector, new Map(hits.map((h) => [h.id, h.similarity])));
+    return hits;
   }
 
   async similarity(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
+    const found = this.found.get(vector);
     for (const id of ids) {
+      const known = found?.get(id);
+      if (known !== undefined) {
+        out.set(id, known);
+        continue;
+      }
       const point = this.point(id);
       if (point) out.set(id, dot(vector, point));
     }
