@@ -5,15 +5,17 @@
  * 5 (unanswerable) runs through the funnel and counts how often it reaches "holds nothing".
  */
 import type { Llm } from '../api/llm';
-import { hashBasis } from '../text/normalize';
 import { mean, percentile, recallAtBudget, recallAtK, round4, type RankedEvidenceItem } from './eval-metrics';
 import { calibrateFloor, type CalibrateOptions, type FloorCalibrationResult, type FloorObservation } from './floor-calibration';
-import { normalizeEvidenceIds, sampleToConversations, turnText, type LocomoQa, type LocomoSample } from './locomo-data';
+import { normalizeEvidenceIds, sampleToConversations, type LocomoQa, type LocomoSample } from './locomo-data';
+import { recordIndex } from './locomo-records';
 import type { CandidateRecord } from './ports';
 import { recall } from './recall';
 import { retrieve, type RetrieveDeps, type SearcherWeights } from './retrieve';
-import { countTokens as defaultCounter, type TokenCounter } from './tokens';
+import type { TokenCounter } from './tokens';
 import type { Candidate } from './types';
+
+export { sampleRecords } from './locomo-records';
 
 export const EVAL_MODES = ['bm25', 'vector', 'hybrid', 'funnel'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
@@ -81,31 +83,6 @@ export interface LocomoEvalOptions {
 }
 
 const DAY_MS = 86_400_000;
-
-export function sampleRecords(sample: LocomoSample, count: TokenCounter): CandidateRecord[] {
-  return sampleToConversations(sample).flatMap((conv) =>
-    conv.messages.map((m): CandidateRecord => {
-      const text = turnText(m);
-      return {
-        id: m.id,
-        kind: 'chunk',
-        text,
-        tier: 'chat',
-        createdAt: m.createdAt ?? 0,
-        accessCount: 0,
-        lastAccessedAt: null,
-        conversationId: conv.id,
-        sourceTitle: conv.title,
-        date: m.createdAt,
-        messageIds: [m.id],
-        contentHash: hashBasis(text),
-        headingPath: [],
-        tokenCount: count(text),
-        pinned: false,
-      };
-    }),
-  );
-}
 
 interface QuestionRun {
   ranked: Candidate[];
@@ -188,15 +165,6 @@ function questionEvidence(raw: readonly string[], sampleId: string, known: Reado
   const unknown = ids.filter((id) => !known.has(id));
   d.unknownEvidence.push(...unknown.map((id) => `${sampleId}/${id}`));
   return ids.filter((id) => known.has(id));
-}
-
-/** The default index: one record per turn (`sampleRecords`) through `buildIndex`. */
-async function recordIndex(sample: LocomoSample, o: LocomoEvalOptions): Promise<SampleIndex> {
-  if (!o.buildIndex) throw new Error('runLocomoEval needs indexSample or buildIndex');
-  const records = sampleRecords(sample, o.countTokens ?? defaultCounter);
-  const deps = await o.buildIndex(records);
-  const prefix = sample.sample_id.length + 1;
-  return { deps, diaIdOf: (id) => (id.startsWith(`${sample.sample_id}/`) ? id.slice(prefix) : undefined) };
 }
 
 /** Every canonical dia_id of the sample, and the time the archive is read at (a day after its last session). */
