@@ -33,10 +33,10 @@ function chunkMessages(conversation: ConversationRecord, rows: readonly MessageR
 }
 
 function noteUnits(note: NoteRecord): IndexUnit[] {
-  const base = (id: string, text: string, headingPath: string[], context: string): IndexUnit => {
+  const base = (kind: CandidateRecord['kind'], id: string, text: string, headingPath: string[], context: string): IndexUnit => {
     const record: CandidateRecord = {
       id,
-      kind: 'note',
+      kind,
       text,
       tier: note.tier,
       createdAt: note.createdAt,
@@ -53,10 +53,11 @@ function noteUnits(note: NoteRecord): IndexUnit[] {
     };
     return { record, indexText: context, embedText: context };
   };
-  if (note.tier !== 'resource') return [base(note.id, note.text, [], note.text)];
-  // A resource's chunks share the note's provenance; each chunk id names its note.
+  if (note.tier !== 'resource') return [base('note', note.id, note.text, [], note.text)];
+  // A resource is chunked by its headings: the chunks share its provenance and are chunks (`<note id>#n`), so
+  // reading one writes no access count back to a note id that does not exist.
   const drafts = chunkResource({ id: note.id, title: note.title ?? '', text: note.text, createdAt: note.createdAt });
-  return drafts.map((d) => base(d.id, d.text, d.headingPath, d.contextText));
+  return drafts.map((d) => base('chunk', d.id, d.text, d.headingPath, d.contextText));
 }
 
 /** Every unit of the vault, conversations first (newest first), then kept notes. */
