@@ -7,7 +7,7 @@
 import type { Embedder } from '../../src/lib/core/api/embedder';
 import type { Llm } from '../../src/lib/core/api/llm';
 import type { Bm25Options } from '../../src/lib/core/index/bm25';
-import { err, ok, vaultError, type Result } from '../../src/lib/core/errors';
+import { err, ok, vaultError, VaultFailure, type Result } from '../../src/lib/core/errors';
 import { assemblePackage, type AssembledPackage } from '../../src/lib/core/recall/budget';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../src/lib/core/recall/model-windows';
 import type { PackageFormat } from '../../src/lib/core/recall/package-format';
@@ -103,14 +103,24 @@ export class RecallEngine {
     return this.store.byId.size;
   }
 
-  /** Indexes units (a unit already present is replaced); embeds in batches. */
-  async add(units: readonly IndexUnit[], options: { signal?: AbortSignal } = {}): Promise<void> {
+  /**
+   * Indexes units (a unit already present is replaced), embedding them in batches, or taking the
+   * caller's `vectors` (one per unit, made by this engine's embedder from `embedText`), e.g. the
+   * vectors the index worker already stored.
+   */
+  async add(units: readonly IndexUnit[], options: { signal?: AbortSignal; vectors?: readonly Float32Array[] } = {}): Promise<void> {
+    const { vectors: given, ...embedOptions } = options;
+    if (given && given.length !== units.length) {
+      throw new VaultFailure(vaultError('index/failed', `Got ${given.length} vectors for ${units.length} units.`));
+    }
     for (let start = 0; start < units.length; start += EMBED_BATCH) {
       const batch = units.slice(start, start + EMBED_BATCH);
-      const vectors = await this.embedder.embed(
-        batch.map((u) => u.embedText),
-        options,
-      );
+      const vectors = given
+        ? given.slice(start, start + EMBED_BATCH)
+        : await this.embedder.embed(
+            batch.map((u) => u.embedText),
+            embedOptions,
+          );
       for (const unit of batch) {
         this.store.byId.set(unit.record.id, unit.record);
         this.lexical.add(unit.record.id, unit.indexText);

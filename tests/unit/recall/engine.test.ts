@@ -52,6 +52,16 @@ describe('recall engine ports', () => {
     expect(engine.vectors.kind).toBe(vectors);
   });
 
+  it('takes vectors made elsewhere, one per unit', async () => {
+    const embedder = new LexicalEmbedder();
+    const engine = await RecallEngine.create({ embedder });
+    const vectors = await embedder.embed(garden.map((u) => u.embedText));
+    await engine.add(garden, { vectors });
+    const [query] = await embedder.embed(['sourdough starter']);
+    expect((await engine.vectors.search(query!, 1))[0]!.id).toBe('bread');
+    await expect(engine.add(garden, { vectors: vectors.slice(1) })).rejects.toMatchObject({ code: 'index/failed' });
+  });
+
   it('forgets a removed unit in every index', async () => {
     const engine = await engineOf(garden);
     expect(engine.remove(['bread', 'unknown'])).toBe(1);
