@@ -19,6 +19,8 @@ interface Row {
   /** One record per turn, "Speaker: text" (the phase-1 setup), instead of the importer's chunks. */
   turns?: boolean;
   units?: UnitOptions;
+  /** Session titles without LoCoMo's date text ("Session 3"), as a product conversation's title would be. */
+  plainTitles?: boolean;
   floor?: number;
   recency?: boolean;
 }
@@ -46,6 +48,18 @@ const ROWS: Row[] = [
   { label: '3y (tried) 2+2 words, embedder reads the window', units: { ...NONE, neighbours: NB({ embed: true }) }, floor: PHASE1_FLOOR },
   { label: '4 + at most 60 words per neighbour', units: { ...NONE, neighbours: DEFAULT_NEIGHBOURS }, floor: PHASE1_FLOOR },
   { label: '5 + date in words', units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true }, floor: PHASE1_FLOOR },
+  {
+    label: '5t (tried) row 4, titles "Session N"',
+    units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: false },
+    plainTitles: true,
+    floor: PHASE1_FLOOR,
+  },
+  {
+    label: '5u (tried) row 5, titles "Session N"',
+    units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true },
+    plainTitles: true,
+    floor: PHASE1_FLOOR,
+  },
   { label: '6 + floor re-measured (0.05)', units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true } },
   { label: '7 + recency off (archive read as a whole)', units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true }, recency: false },
 ];
@@ -68,7 +82,8 @@ async function evaluate(samples: readonly LocomoSample[], row: Row): Promise<Loc
   const { report } = await runLocomoEval(samples, {
     ...common,
     indexSample: async (sample) => {
-      const imported = await importSample(sample, row.units ?? {});
+      const titles = row.plainTitles ? { titleOf: (n: number) => `Session ${n}` } : {};
+      const imported = await importSample(sample, { ...(row.units ?? {}), ...titles });
       await imported.vault.db.delete();
       return { deps: await engineOf(imported.units), diaIdOf: (id) => imported.diaIdOf.get(id) };
     },

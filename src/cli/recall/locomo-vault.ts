@@ -14,7 +14,10 @@ import { openVault, type Vault } from '../../lib/store/vault';
 import type { IndexUnit, UnitOptions } from '../../../workers/recall/units';
 import { vaultUnits } from '../../../workers/recall/vault-units';
 
-export function sampleParsedConversations(sample: LocomoSample, titleOf?: (n: number, title: string) => string): ParsedConversation[] {
+/** `titleOf` replaces a session's title (default: the sample id, session number and date text). */
+export type SessionTitle = (session: number, title: string) => string;
+
+export function sampleParsedConversations(sample: LocomoSample, titleOf?: SessionTitle): ParsedConversation[] {
   return sampleToConversations(sample).map((conv) => {
     let parent: string | null = null;
     const messages = conv.messages.map((m): ParsedMessage => {
