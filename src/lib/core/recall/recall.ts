@@ -109,7 +109,11 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     });
     const t2 = clock();
     if (signal?.aborted) return err(cancelled());
-    const { gateMs, ...outcome } = await runFunnel(scoreAll(retrieval.candidates, deps.now, { recency: options.recency !== false }), intent.text, funnel);
+    const { gateMs, ...outcome } = await runFunnel(
+      scoreAll(retrieval.candidates, deps.now, { recency: options.recency !== false }),
+      intent.text,
+      funnel,
+    );
     if (signal?.aborted) return err(cancelled());
     return ok({
       prompt,
