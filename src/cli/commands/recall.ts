@@ -4,6 +4,7 @@ import { LexicalEmbedder } from '../../lib/models/lexical-embedder';
 import { AUTO_HNSW_ABOVE, RecallEngine } from '../../../workers/recall/engine';
 import { vaultUnits } from '../../../workers/recall/vault-units';
 import { UsageError, type Command } from '../command';
+import { passphraseFromEnv } from './vault-file';
 import { oneOf, parseCommandArgs } from '../recall/args';
 import { loadHnswlibQuietly } from '../recall/hnswlib-node';
 import { recallJson, recallText } from '../recall/recall-output';
@@ -22,7 +23,8 @@ export const recallCommand: Command = {
   name: 'recall',
   summary: 'Import export files into a fresh in-memory vault, recall for a prompt and print the context package.',
   usage:
-    'recall "<prompt>" <export files...> [--json] [--format markdown|xml] [--target <model>|<tokens>] [--intent "..."] [--no-funnel] [--vectors exact|hnsw|auto]',
+    'recall "<prompt>" <export files...> [--json] [--format markdown|xml] [--target <model>|<tokens>] [--intent "..."] [--no-funnel] [--vectors exact|hnsw|auto]\n' +
+    '  or: recall "<prompt>" --vault FILE.engram [--passphrase-env VAR] [options]: recall from a stored vault file instead',
   async run(argv) {
     const { values, positionals } = parseCommandArgs(argv, {
       format: { type: 'string' },
@@ -31,6 +33,7 @@ export const recallCommand: Command = {
       'no-funnel': { type: 'boolean' },
       vectors: { type: 'string' },
       vault: { type: 'string' },
+      'passphrase-env': { type: 'string' },
     });
     const [prompt, ...paths] = positionals;
     if (!prompt?.trim()) throw new UsageError('Give the prompt to recall for (in quotes).');
@@ -38,7 +41,10 @@ export const recallCommand: Command = {
     const format = oneOf(values.format, ['markdown', 'xml'] as const, 'markdown', 'format');
     const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'auto', 'vectors');
     const target = targetOf(values.target);
-    const source: RecallSource = values.vault !== undefined ? { kind: 'vault-file', path: values.vault } : { kind: 'exports', paths };
+    const source: RecallSource =
+      values.vault !== undefined
+        ? { kind: 'vault-file', path: values.vault, passphrase: passphraseFromEnv(values['passphrase-env']) }
+        : { kind: 'exports', paths };
     const opened = await openRecallSource(source);
     try {
       if (opened.report && opened.report.status === 'failed') {
@@ -55,12 +61,16 @@ export const recallCommand: Command = {
         { funnel: values['no-funnel'] !== true, package: { target, format } },
       );
       if (!outcome.ok) throw new VaultFailure(outcome.error);
-      const totals = opened.report?.totals;
+      // What the vault holds (an export source's vault holds exactly what its import stored).
       const ctx = {
         embedder: engine.embedder.id,
         vectors: engine.vectors.kind,
         target: String(target),
-        vault: { conversations: totals?.conversations.stored ?? 0, messages: totals?.messages.stored ?? 0, units: units.length },
+        vault: {
+          conversations: await opened.vault.conversations.countVisible(),
+          messages: await opened.vault.conversations.countMessages(),
+          units: units.length,
+        },
       };
       return { json: recallJson(outcome.value, ctx), text: recallText(outcome.value, ctx) };
     } finally {

@@ -1,8 +1,7 @@
 /**
- * Where `engram recall` reads its memories from. Today: export files imported into a fresh
- * in-memory vault. The seam for the vault file: a `{ kind: 'vault-file', path }` source opens the
- * stored vault instead (the vault-file work adds that branch to `openRecallSource`; everything after
- * it, units, engine and package, stays the same).
+ * Where `engram recall` reads its memories from: export files imported into a fresh in-memory
+ * vault, or a stored vault file restored into one (the same restore path as the browser's).
+ * Everything after it (units, engine, package) is the same.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -12,8 +11,9 @@ import { runImport, type ImportInput } from '../../lib/store/importer';
 import { openVault, type Vault } from '../../lib/store/vault';
 import { UsageError } from '../command';
 import { expandPaths } from '../commands/import';
+import { closeScratchVault, exists, loadVaultFile, openScratchVault } from '../commands/vault-file';
 
-export type RecallSource = { kind: 'exports'; paths: string[] } | { kind: 'vault-file'; path: string };
+export type RecallSource = { kind: 'exports'; paths: string[] } | { kind: 'vault-file'; path: string; passphrase: string | null };
 
 export interface OpenedSource {
   vault: Vault;
@@ -36,7 +36,15 @@ async function inputsFor(paths: readonly string[]): Promise<ImportInput[]> {
 
 export async function openRecallSource(source: RecallSource): Promise<OpenedSource> {
   if (source.kind === 'vault-file') {
-    throw new UsageError('--vault is not available yet: name the export files to recall from.');
+    if (!(await exists(source.path))) throw new UsageError(`${source.path} does not exist.`);
+    const vault = await openScratchVault();
+    try {
+      await loadVaultFile(vault, source.path, source.passphrase);
+      return { vault, report: null, close: () => closeScratchVault(vault) };
+    } catch (thrown) {
+      await closeScratchVault(vault);
+      throw thrown;
+    }
   }
   const files = await expandPaths(source.paths);
   const vault = await openVault(`cli-recall-${process.pid}-${Date.now()}`);

@@ -86,3 +86,17 @@ describe('engram import --vault', () => {
     expect((await run(['import', 'x.json', '--vault'])).code).toBe(2);
   });
 });
+
+describe('engram recall --vault', () => {
+  it('recalls from a stored vault file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-cli-'));
+    writeFileSync(join(dir, 'a.txt'), 'User: which soil does moss need?\nAssistant: Moss needs shade and acidic, compacted soil.');
+    const vaultFile = join(dir, 'my.engram');
+    expect((await run(['import', join(dir, 'a.txt'), '--vault', vaultFile])).code).toBe(0);
+    const recalled = await run(['recall', 'moss soil', '--vault', vaultFile, '--json']);
+    expect(recalled.code).toBe(0);
+    const json = JSON.parse(recalled.out) as { package: { text: string }; vault: { conversations: number } };
+    expect(json.vault.conversations).toBe(1);
+    expect(json.package.text).toContain('acidic, compacted soil');
+  });
+});
