@@ -95,7 +95,7 @@ describe('engram recall', () => {
     [['recall', 'gravel'], /Name at least one export/u],
     [['recall', 'gravel', 'x.md', '--format', 'pdf'], /--format is one of/u],
     [['recall', 'gravel', 'x.md', '--target', 'gpt-99'], /--target is a model preset/u],
-    [['recall', 'gravel', '--vault', 'vault.engram'], /--vault is not available yet/u],
+    [['recall', 'gravel', '--vault', 'no-such-vault.engram'], /no-such-vault.engram does not exist/u],
   ])('refuses %j with a usage error', async (argv, message) => {
     const { io, err } = capture();
     expect(await main(argv, io)).toBe(2);
