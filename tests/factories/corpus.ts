@@ -3,6 +3,7 @@
  * ../shared/data (read-only, never copied into the repo), repeated with seeded variation to reach
  * 10k or 100k chunks, plus the LoCoMo questions with their evidence turns for retrieval quality.
  */
+import { seededRng } from './rng';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -96,18 +97,6 @@ export function loadMemoryBank(dataDir: string): CorpusDoc[] {
   return docs;
 }
 
-/** Seeded PRNG (mulberry32): the same corpus on every run and machine. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const NAMES = [
   'Priya',
   'Jonas',
@@ -158,7 +147,7 @@ function vary(doc: CorpusDoc, other: CorpusDoc, rng: () => number): string {
 export function buildCorpus(dataDir: string, size: number, seed = 42): Corpus {
   const locomo = loadLocomo(dataDir);
   const originals = [...locomo.docs, ...loadMemoryBank(dataDir)];
-  const rng = mulberry32(seed);
+  const rng = seededRng(seed);
   const docs = originals.slice(0, size);
   for (let n = docs.length; n < size; n++) {
     const source = originals[n % originals.length]!;
@@ -179,3 +168,6 @@ export function evidenceRecall(questions: readonly EvidenceQuestion[], results: 
   });
   return questions.length ? sum / questions.length : NaN;
 }
+
+/** The seeded generator under the name the index tests and benches use. */
+export { seededRng as mulberry32 } from './rng';

@@ -8,6 +8,10 @@
  * Bytes come out in chunks; the whole export never has to exist as one string.
  */
 
+import { seededRng } from './rng';
+
+export { seededRng };
+
 export interface GeneratorOptions {
   conversations: number;
   /** Approximate size of the whole export; message lengths are scaled to reach it. */
@@ -29,18 +33,6 @@ export interface GeneratedCounts {
   otherBranches: number;
   hidden: number;
   bytes: number;
-}
-
-/** mulberry32: small, fast, seeded. */
-export function seededRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = (

@@ -3,14 +3,16 @@ import { extractConversation } from '../../lib/core/extract/driver';
 import { evalObservationCoverage, type ObservationEvalReport } from '../../lib/core/extract/eval-observation';
 import { locomoSessions } from '../../lib/core/extract/locomo';
 import { UsageError, type Command } from '../command';
+import { EVAL_LOCOMO_USAGE, runEvalLocomo } from '../recall/eval-locomo-command';
 
 /** Evaluations against LoCoMo (kept in ../shared/data; never bundled). */
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate extraction (or recall) quality on a LoCoMo file.',
-  usage: 'eval extraction <locomo.json> [--json]',
+  summary: 'Evaluate extraction or recall quality on a LoCoMo file.',
+  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LOCOMO_USAGE}`,
   async run(argv) {
     const [what, file] = argv.filter((a) => !a.startsWith('--'));
+    if (what === 'locomo') return runEvalLocomo(argv);
     if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');
     if (!file) throw new UsageError('Give the LoCoMo JSON file to evaluate on.');
     const data = JSON.parse(await readFile(file, 'utf8')) as unknown;

@@ -8,6 +8,35 @@ import { queueIndexing } from '../../lib/store/index-queue';
 import { runImport, type ImportInput } from '../../lib/store/importer';
 import { openVault, type Vault } from '../../lib/store/vault';
 import { UsageError, type Command } from '../command';
+import { passphraseFromEnv, withVaultFile } from './vault-file';
+
+/** `--name value` options pulled out of argv; `missing` names an option given without a value. */
+export function optionValues(argv: readonly string[], names: readonly string[]) {
+  const values: Record<string, string> = {};
+  const rest: string[] = [];
+  let missing: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!names.includes(arg)) {
+      rest.push(arg);
+      continue;
+    }
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith('--')) missing ??= arg;
+    else values[arg] = value;
+    i++;
+  }
+  return { values, rest, missing };
+}
+
+async function withFreshVault<T>(fn: (vault: Vault) => Promise<T>): Promise<T> {
+  const vault = await openVault(`cli-import-${process.pid}-${Date.now()}`);
+  try {
+    return await fn(vault);
+  } finally {
+    vault.db.close();
+  }
+}
 
 /** Files named on the command line, with folders expanded (sorted, so runs are repeatable). */
 export async function expandPaths(paths: readonly string[]): Promise<string[]> {
@@ -87,22 +116,26 @@ function reportText(report: ImportReport): string {
 export const importCommand: Command = {
   name: 'import',
   summary: 'Import chat exports (files or folders) into a fresh in-memory vault and print the report.',
-  usage: 'import <file|dir...> [--json] [--dump FILE]',
+  usage:
+    'import <file|dir...> [--json] [--dump FILE] [--vault FILE.engram [--passphrase-env VAR]]\n' +
+    '  --vault: import into that vault file (created when missing, rewritten atomically), not a fresh in-memory vault',
   async run(argv) {
-    const dumpAt = argv.indexOf('--dump');
-    const dump = dumpAt >= 0 ? argv[dumpAt + 1] : undefined;
-    if (dumpAt >= 0 && !dump) throw new UsageError('--dump needs a file to write.');
-    const paths = argv.filter((a, i) => !a.startsWith('--') && (dumpAt < 0 || i !== dumpAt + 1));
+    const options = optionValues(argv, ['--dump', '--vault', '--passphrase-env']);
+    if (options.missing) throw new UsageError(`${options.missing} needs a value.`);
+    const paths = options.rest.filter((a) => !a.startsWith('--'));
     if (paths.length === 0) throw new UsageError('Name at least one export file or folder.');
     const files = await expandPaths(paths);
-    const vault = await openVault(`cli-import-${process.pid}-${Date.now()}`);
-    try {
+    const dump = options.values['--dump'];
+    const work = async (vault: Vault) => {
       const report = await runImport(vault, await inputsFor(files), { onPublished: queueIndexing(vault) });
       const dumped = dump ? await dumpVault(vault, dump) : null;
-      const text = reportText(report) + (dump ? `\nWrote ${dumped} rows to ${dump}.` : '');
-      return { json: reportJson(report), text, exitCode: report.status === 'done' ? 0 : 1 };
-    } finally {
-      vault.db.close();
-    }
+      return { report, dumped };
+    };
+    const vaultPath = options.values['--vault'];
+    const { report, dumped } = vaultPath
+      ? await withVaultFile(vaultPath, passphraseFromEnv(options.values['--passphrase-env']), work)
+      : await withFreshVault(work);
+    const text = reportText(report) + (dump ? `\nWrote ${dumped} rows to ${dump}.` : '') + (vaultPath ? `\nVault file: ${vaultPath}` : '');
+    return { json: reportJson(report), text, exitCode: report.status === 'done' ? 0 : 1 };
   },
 };

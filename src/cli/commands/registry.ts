@@ -1,8 +1,19 @@
 import type { Command } from '../command';
 import { evalCommand } from './eval';
+import { exportCommand } from './export';
 import { importCommand } from './import';
 import { indexCommand } from './index-vault';
+import { mergeCommand } from './merge';
+import { recallCommand } from './recall';
 import { versionCommand } from './version';
 
 /** Every CLI command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [versionCommand, importCommand, indexCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [
+  versionCommand,
+  importCommand,
+  indexCommand,
+  recallCommand,
+  exportCommand,
+  mergeCommand,
+  evalCommand,
+];

@@ -6,6 +6,7 @@ import type { ImportRecord } from '../core/records';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
 import { storageStatus } from './storage.svelte';
+import { offerBackupSetup } from './vault-file.svelte';
 import { mainVault } from './vault';
 
 /** A call may take as long as reading the files at a slow 0.5 MB/s, plus a minute. */
@@ -75,6 +76,8 @@ export class ImportController {
       }
       if (report.totals.conversations.stored + report.totals.resources.stored > 0) {
         await storageStatus.afterImport().catch((error: unknown) => errors.report(error, 'asking for persistent storage'));
+        // The first import is when there is something to lose: offer a backup or sync folder once.
+        await offerBackupSetup().catch((error: unknown) => errors.report(error, 'offering a backup'));
       }
       return report;
     } catch (error) {

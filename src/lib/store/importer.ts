@@ -1,3 +1,4 @@
+import type { ImportProgressEvent } from '../core/api/import';
 import { toVaultError, vaultError, type VaultError } from '../core/errors';
 import { newId } from '../core/ids';
 import type { ImportEvent, ParsedConversation, ParsedResource, ParseSummary } from '../core/import/parsed';
@@ -23,19 +24,8 @@ export type ImportInput =
       events: AsyncIterable<ImportEvent>;
     };
 
-export interface ImportProgress {
-  importId: string;
-  fileIndex: number;
-  fileCount: number;
-  fileName: string;
-  bytesRead: number;
-  bytesTotal: number | null;
-  conversations: number;
-  messages: number;
-  /** Bytes per second over the recent window; null until known. */
-  ratePerSecond: number | null;
-  etaMs: number | null;
-}
+/** Progress of an import, as the UI shows it (the same shape crosses the worker boundary). */
+export type ImportProgress = ImportProgressEvent;
 
 export interface ImportOptions {
   signal?: AbortSignal;
@@ -214,21 +204,9 @@ class BatchWriter {
   ) {}
 
   async conversation(parsed: ParsedConversation): Promise<void> {
-    const messages = await Promise.all(
-      parsed.messages.map(async (m) => {
-        const safe = this.safe(m.text);
-        return { ...m, text: safe.text, contentHash: await contentHash(safe.text), flags: safe.flags };
-      }),
-    );
-    this.batch.push({
-      source: parsed.source,
-      externalId: parsed.externalId,
-      title: parsed.title,
-      createdAt: parsed.createdAt,
-      updatedAt: parsed.updatedAt,
-      messages,
-    });
-    this.batchMessages += messages.length;
+    const incoming = await prepareConversation(parsed, (result) => this.tally(result));
+    this.batch.push(incoming);
+    this.batchMessages += incoming.messages.length;
     await this.flushIfFull();
   }
 

@@ -71,7 +71,7 @@ export class NotesRepo {
     return runTx(
       this.db,
       'rw',
-      [this.db.notes, this.db.history],
+      [this.db.notes, this.db.history, this.db.tombstones],
       async () => {
         const entry = await this.db.history.get(historyId);
         if (!entry || entry.table !== 'notes') fail('store/not-found', 'That change is no longer in the history, so it cannot be undone.');
@@ -80,7 +80,11 @@ export class NotesRepo {
         // The restored version gets a new stamp: on another device it must win over the undone one.
         const before = prior ? { ...prior, hlc: this.stamp() } : null;
         if (before) await this.db.notes.put(before);
-        else await this.db.notes.delete(entry.recordId);
+        else {
+          // Undoing a creation deletes the note: a tombstone keeps a merge from bringing it back.
+          await this.db.notes.delete(entry.recordId);
+          await this.db.tombstones.put({ table: 'notes', id: entry.recordId, hlc: this.stamp(), deletedAt: at });
+        }
         const undoEntry: HistoryRecord = {
           id: newId('hist'),
           table: 'notes',

@@ -1,13 +1,36 @@
 import type { EmbedderChoice } from '../core/api/embedder';
+import type { VaultFileMark } from '../core/api/vault-file';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 
 /** Typed key-value settings. Each key has a default, so a missing row is never an error. */
 export interface SettingsShape {
   'vault.id': string | null;
+  /** When this vault was first given an id (the vault file's `createdAt`). */
+  'vault.createdAt': number | null;
   /** This device's id: the node part of every hybrid-logical-clock stamp it makes. */
   'vault.deviceId': string | null;
   'vault.firstImportAt': number | null;
+  /** When this device last wrote a complete vault file (download, CLI or sync folder). */
+  'vault.lastExportAt': number | null;
+  /** What the newest vault file known to hold this vault's content covered ("changed since" is derived from it). */
+  'vault.exportMark': VaultFileMark | null;
+  /** Days without an export, after a change, before the reminder shows. */
+  'vault.reminderDays': number;
+  'vault.reminderSnoozedUntil': number | null;
+  /** Whether the "keep a copy of your vault" offer was shown after the first import. */
+  'vault.backupOffered': boolean;
+  /** The sync folder (a FileSystemDirectoryHandle; structured-cloned into IndexedDB). */
+  'vault.syncFolder': unknown;
+  /** Minutes between scheduled writes to the sync folder; null = only on demand and at start. */
+  'vault.syncIntervalMinutes': number | null;
+  /** Whether files written to the sync folder are encrypted (the passphrase is never stored). */
+  'vault.syncEncrypted': boolean;
+  /** `exportedAt` of the newest sync-folder file merged or written here: older files are not merged again. */
+  'vault.syncSeenExportedAt': number | null;
+  'vault.lastSyncAt': number | null;
+  /** The active embedding model (the vault file's manifest names it); null until one is chosen. */
+  'embedding.modelId': string | null;
   'jobs.paused': boolean;
   'storage.persistRequested': boolean;
   /** Index work paused by the person (the index worker's own queue, apart from 'jobs.paused'). */
@@ -20,14 +43,51 @@ export interface SettingsShape {
 
 export const SETTING_DEFAULTS: SettingsShape = {
   'vault.id': null,
+  'vault.createdAt': null,
   'vault.deviceId': null,
   'vault.firstImportAt': null,
+  'vault.lastExportAt': null,
+  'vault.exportMark': null,
+  'vault.reminderDays': 7,
+  'vault.reminderSnoozedUntil': null,
+  'vault.backupOffered': false,
+  'vault.syncFolder': null,
+  'vault.syncIntervalMinutes': null,
+  'vault.syncEncrypted': false,
+  'vault.syncSeenExportedAt': null,
+  'vault.lastSyncAt': null,
+  'embedding.modelId': null,
   'jobs.paused': false,
   'storage.persistRequested': false,
   'index.paused': false,
   'index.serving': null,
   'index.target': null,
 };
+
+/**
+ * Settings that describe this device, not the vault: they are never written to a vault file, and
+ * a restore or merge leaves them as they are. Everything else travels with the vault. A new
+ * device-only setting is added here (or named with the `device.` prefix).
+ */
+export const DEVICE_SETTINGS: ReadonlySet<string> = new Set([
+  'vault.deviceId',
+  'vault.lastExportAt',
+  'vault.exportMark',
+  'vault.reminderSnoozedUntil',
+  'vault.backupOffered',
+  'vault.syncFolder',
+  'vault.syncIntervalMinutes',
+  'vault.syncEncrypted',
+  'vault.syncSeenExportedAt',
+  'vault.lastSyncAt',
+  'embedding.modelId',
+  'jobs.paused',
+  'storage.persistRequested',
+]);
+
+export function isDeviceSetting(key: string): boolean {
+  return DEVICE_SETTINGS.has(key) || key.startsWith('device.');
+}
 
 export class SettingsRepo {
   constructor(

@@ -1,9 +1,11 @@
 import type { HybridClock } from '../core/vaultfile/hlc';
+import type { StampedSection } from '../core/vaultfile/sections';
 import { openVaultClock } from './clock';
 import { ConversationsRepo } from './conversations-repo';
+import { deleteRecords } from './delete-records';
 import { ImportsRepo } from './imports-repo';
 import { JobsRepo } from './jobs-repo';
-import { NotesRepo } from './notes-repo';
+import { NotesRepo, type ChangeReason } from './notes-repo';
 import { DEFAULT_DB_NAME, VaultDb, type DbOptions } from './schema';
 import { SettingsRepo } from './settings-repo';
 import type { TxOptions } from './transaction';
@@ -18,6 +20,11 @@ export interface Vault {
   settings: SettingsRepo;
   /** This context's hybrid logical clock: stamps every synced record written here. */
   clock: HybridClock;
+  /**
+   * Deletes synced records and writes their tombstones in one transaction (delete-records.ts).
+   * Every deletion of a conversation, message, note or chunk goes through here, or merges bring it back.
+   */
+  deleteRecords(table: StampedSection, ids: readonly string[], reason?: ChangeReason): Promise<number>;
 }
 
 export async function openVault(name: string = DEFAULT_DB_NAME, options: DbOptions & { tx?: TxOptions } = {}): Promise<Vault> {
@@ -34,5 +41,6 @@ export async function openVault(name: string = DEFAULT_DB_NAME, options: DbOptio
     imports: new ImportsRepo(db, tx),
     settings,
     clock,
+    deleteRecords: (table, ids, reason) => deleteRecords({ db, stamp: () => clock.stamp(), tx }, table, ids, reason),
   };
 }

@@ -68,3 +68,35 @@ describe('engram import', () => {
     expect(missing.err).toMatch(/does not exist/);
   });
 });
+
+describe('engram import --vault', () => {
+  it('imports into a vault file, creating it, and a second run finds what the file holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-cli-'));
+    writeFileSync(join(dir, 'a.txt'), TRANSCRIPT);
+    const vaultFile = join(dir, 'my.engram');
+    const first = await run(['import', join(dir, 'a.txt'), '--vault', vaultFile, '--json']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.out).totals.messages).toMatchObject({ stored: 3, existing: 0 });
+    expect(readFileSync(vaultFile, 'utf8').split('\n', 1)[0]).toContain('"format"');
+    const second = await run(['import', join(dir, 'a.txt'), '--vault', vaultFile, '--json']);
+    expect(JSON.parse(second.out).totals.messages).toMatchObject({ stored: 0, existing: 3 });
+  });
+
+  it('an option without its value is a usage error', async () => {
+    expect((await run(['import', 'x.json', '--vault'])).code).toBe(2);
+  });
+});
+
+describe('engram recall --vault', () => {
+  it('recalls from a stored vault file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-cli-'));
+    writeFileSync(join(dir, 'a.txt'), 'User: which soil does moss need?\nAssistant: Moss needs shade and acidic, compacted soil.');
+    const vaultFile = join(dir, 'my.engram');
+    expect((await run(['import', join(dir, 'a.txt'), '--vault', vaultFile])).code).toBe(0);
+    const recalled = await run(['recall', 'moss soil', '--vault', vaultFile, '--json']);
+    expect(recalled.code).toBe(0);
+    const json = JSON.parse(recalled.out) as { package: { text: string }; vault: { conversations: number } };
+    expect(json.vault.conversations).toBe(1);
+    expect(json.package.text).toContain('acidic, compacted soil');
+  });
+});

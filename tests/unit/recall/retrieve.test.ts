@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CandidateRecord } from '../../../src/lib/core/recall/ports';
-import { LEXICAL_VECTOR_WEIGHT, retrieve, searcherWeightsFor } from '../../../src/lib/core/recall/retrieve';
+import { LEXICAL_VECTOR_WEIGHT, MIN_LIST_WEIGHT, retrieve, searcherWeightsFor } from '../../../src/lib/core/recall/retrieve';
 import { candidateRecord } from '../../factories/recall';
 import { harnessIndex, MapStore } from '../../factories/recall-harness';
 
@@ -40,6 +40,26 @@ describe('retrieve', () => {
     const gravel = result.candidates.find((c) => c.record.id === 'gravel')!;
     expect(gravel.signals.vectorRank).toBeNull();
     expect(gravel.signals.vectorSimilarity).toBeGreaterThan(0);
+  });
+
+  it('does not search a list weighted below MIN_LIST_WEIGHT, yet still reads the similarity of its variant', async () => {
+    const deps = await harnessIndex(records);
+    const knn = vi.spyOn(deps.vector, 'search');
+    const bm25 = vi.spyOn(deps.lexical, 'search');
+    const weights = { bm25: 1, vector: 0.1 };
+    const light = 0.05; // a deterministic subset variant: its vector list weighs 0.005
+    expect(light * weights.vector).toBeLessThan(MIN_LIST_WEIGHT);
+    const result = await retrieve(
+      [
+        { kind: 'concept', text: 'rake gravel garden' },
+        { kind: 'continuity', text: 'moss shade', weight: light },
+      ],
+      deps,
+      { weights },
+    );
+    expect(knn).toHaveBeenCalledTimes(1);
+    expect(bm25).toHaveBeenCalledTimes(2);
+    expect(result.candidates.find((c) => c.record.id === 'moss')!.signals.vectorSimilarity).toBeGreaterThan(0.3);
   });
 
   it('runs one searcher only when asked (the eval baselines)', async () => {

@@ -70,6 +70,12 @@ describe('scoring', () => {
     expect(relevanceAtRank(10)).toBe(0.5);
   });
 
+  it('scores every memory as new with recency off (an archive read as a whole)', () => {
+    const [old] = scoreAll([candidate({ id: 'a', tier: 'chat', createdAt: NOW - 3 * base })], NOW, { recency: false });
+    expect(old!.scores.recency).toBe(1);
+    expect(old!.scores.score).toBeCloseTo(0.6, 12);
+  });
+
   it('writes back one read per distinct note, never for chunks', () => {
     const items = [
       { record: { id: 'n1', kind: 'note' as const } },

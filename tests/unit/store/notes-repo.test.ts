@@ -25,6 +25,7 @@ describe('NotesRepo history and undo', () => {
     // Undoing the creation removes the note; undoing that undo brings it back.
     const removal = await vault.notes.undo(created.id, 4);
     expect(await vault.notes.get(original.id)).toBeUndefined();
+    expect(await vault.db.tombstones.get(['notes', original.id])).toMatchObject({ table: 'notes', id: original.id });
     await vault.notes.undo(removal.id, 5);
     expect(await vault.notes.get(original.id)).toMatchObject(originalFields);
     vault.db.close();

@@ -5,15 +5,17 @@
  * 5 (unanswerable) runs through the funnel and counts how often it reaches "holds nothing".
  */
 import type { Llm } from '../api/llm';
-import { hashBasis } from '../text/normalize';
 import { mean, percentile, recallAtBudget, recallAtK, round4, type RankedEvidenceItem } from './eval-metrics';
 import { calibrateFloor, type CalibrateOptions, type FloorCalibrationResult, type FloorObservation } from './floor-calibration';
-import { normalizeEvidenceIds, sampleToConversations, turnText, type LocomoSample } from './locomo-data';
+import { normalizeEvidenceIds, sampleToConversations, type LocomoQa, type LocomoSample } from './locomo-data';
+import { recordIndex } from './locomo-records';
 import type { CandidateRecord } from './ports';
 import { recall } from './recall';
 import { retrieve, type RetrieveDeps, type SearcherWeights } from './retrieve';
-import { countTokens as defaultCounter, type TokenCounter } from './tokens';
+import type { TokenCounter } from './tokens';
 import type { Candidate } from './types';
+
+export { sampleRecords } from './locomo-records';
 
 export const EVAL_MODES = ['bm25', 'vector', 'hybrid', 'funnel'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
@@ -46,10 +48,28 @@ export interface LocomoDiagnostics {
   gateRuns: Record<string, number>;
 }
 
+/** One sample's fresh index, and how its records' message ids map back to LoCoMo dia_ids. */
+export interface SampleIndex {
+  deps: RetrieveDeps;
+  /** Canonical dia_id of a message id behind an indexed record; undefined when it names no turn. */
+  diaIdOf(messageId: string): string | undefined;
+  /** Releases what the index holds (an in-memory vault); called after the sample's questions. */
+  close?(): Promise<void> | void;
+}
+
 export interface LocomoEvalOptions {
-  /** A fresh index over one sample's records (the test harness now, the real index later). */
-  buildIndex(records: readonly CandidateRecord[]): Promise<RetrieveDeps>;
+  /**
+   * A fresh index over one sample (the engine over an imported vault). When absent, `buildIndex`
+   * indexes one record per turn (`sampleRecords`).
+   */
+  indexSample?(sample: LocomoSample): Promise<SampleIndex>;
+  /** A fresh index over one sample's records, one per turn (the test double). */
+  buildIndex?(records: readonly CandidateRecord[]): Promise<RetrieveDeps>;
   clock: () => number;
+  /** Recency decay in the funnel's scoring (default true, as in the product). */
+  recency?: boolean;
+  /** Sees every answerable question's outcome per mode (analysis; not part of the report). */
+  onQuestion?(row: QuestionOutcome): void;
   ks?: readonly number[];
   budgets?: readonly number[];
   modes?: readonly EvalMode[];
@@ -64,37 +84,14 @@ export interface LocomoEvalOptions {
 
 const DAY_MS = 86_400_000;
 
-export function sampleRecords(sample: LocomoSample, count: TokenCounter): CandidateRecord[] {
-  return sampleToConversations(sample).flatMap((conv) =>
-    conv.messages.map((m): CandidateRecord => {
-      const text = turnText(m);
-      return {
-        id: m.id,
-        kind: 'chunk',
-        text,
-        tier: 'chat',
-        createdAt: m.createdAt ?? 0,
-        accessCount: 0,
-        lastAccessedAt: null,
-        conversationId: conv.id,
-        sourceTitle: conv.title,
-        date: m.createdAt,
-        messageIds: [m.id],
-        contentHash: hashBasis(text),
-        headingPath: [],
-        tokenCount: count(text),
-        pinned: false,
-      };
-    }),
-  );
-}
-
 interface QuestionRun {
   ranked: Candidate[];
   considered: Candidate[];
   holdsNothing: boolean;
   gate: string;
 }
+
+type ModeOptions = Required<Pick<LocomoEvalOptions, 'ks' | 'budgets' | 'modes'>> & LocomoEvalOptions;
 
 async function runMode(mode: EvalMode, question: string, deps: RetrieveDeps, now: number, o: LocomoEvalOptions): Promise<QuestionRun> {
   const depth = o.depth ?? 60;
@@ -113,6 +110,7 @@ async function runMode(mode: EvalMode, question: string, deps: RetrieveDeps, now
       ...(o.width ? { width: o.width } : {}),
       ...(o.weights ? { weights: o.weights } : {}),
       floor: o.floor ?? null,
+      ...(o.recency === false ? { recency: false } : {}),
     },
   );
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
@@ -126,6 +124,15 @@ interface Row {
   atK: Record<string, number>;
   atBudget: Record<string, number>;
   ms: number;
+}
+
+/** One answerable question in one mode, as `onQuestion` sees it. */
+export interface QuestionOutcome extends Row {
+  sampleId: string;
+  question: string;
+  mode: EvalMode;
+  evidence: string[];
+  items: RankedEvidenceItem[];
 }
 
 function summarize(rows: readonly Row[], ks: readonly number[], budgets: readonly number[]): ModeReport {
@@ -160,53 +167,69 @@ function questionEvidence(raw: readonly string[], sampleId: string, known: Reado
   return ids.filter((id) => known.has(id));
 }
 
-async function evalSample(
-  sample: LocomoSample,
-  o: Required<Pick<LocomoEvalOptions, 'ks' | 'budgets' | 'modes'>> & LocomoEvalOptions,
-  acc: Accumulator,
-): Promise<void> {
-  const records = sampleRecords(sample, o.countTokens ?? defaultCounter);
-  const deps = await o.buildIndex(records);
-  acc.embedderId = deps.embedder.id;
-  const diaOf = new Map(records.map((r) => [r.id, r.id.slice(sample.sample_id.length + 1)]));
-  const known = new Set(diaOf.values());
-  const now = Math.max(0, ...records.map((r) => r.createdAt)) + DAY_MS;
-  const toItem = (c: Candidate): RankedEvidenceItem => ({
-    diaIds: c.record.messageIds.map((id) => diaOf.get(id) ?? id),
-    tokens: c.record.tokenCount,
-  });
+/** Every canonical dia_id of the sample, and the time the archive is read at (a day after its last session). */
+function sampleFrame(sample: LocomoSample): { known: Set<string>; now: number } {
+  const conversations = sampleToConversations(sample);
+  const known = new Set(conversations.flatMap((c) => c.messages.map((m) => m.diaId)));
+  const last = Math.max(0, ...conversations.map((c) => c.createdAt ?? 0));
+  return { known, now: last + DAY_MS };
+}
+
+async function evalSample(sample: LocomoSample, o: ModeOptions, acc: Accumulator): Promise<void> {
+  const index = o.indexSample ? await o.indexSample(sample) : await recordIndex(sample, o);
+  try {
+    const { known, now } = sampleFrame(sample);
+    acc.embedderId = index.deps.embedder.id;
+    const toItem = (c: Candidate): RankedEvidenceItem => ({
+      diaIds: c.record.messageIds.flatMap((id) => index.diaIdOf(id) ?? []),
+      tokens: c.record.tokenCount,
+    });
+    for (const qa of sample.qa) await evalQuestion(qa, sample, { deps: index.deps, known, now, toItem }, o, acc);
+  } finally {
+    await index.close?.();
+  }
+}
+
+interface QuestionContext {
+  deps: RetrieveDeps;
+  known: ReadonlySet<string>;
+  now: number;
+  toItem: (c: Candidate) => RankedEvidenceItem;
+}
+
+async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionContext, o: ModeOptions, acc: Accumulator): Promise<void> {
   const d = acc.diagnostics;
-  for (const qa of sample.qa) {
-    if (qa.category === 5) {
-      d.unanswerableQuestions += 1;
-      if ((await runMode('funnel', qa.question, deps, now, o)).holdsNothing) acc.holdsNothing += 1;
-      continue;
-    }
-    const evidence = questionEvidence(qa.evidence, sample.sample_id, known, d);
-    if (evidence.length === 0) {
-      d.skippedQuestions += 1;
-      continue;
-    }
-    for (const mode of o.modes) {
-      const started = o.clock();
-      const run = await runMode(mode, qa.question, deps, now, o);
-      const ms = o.clock() - started;
-      const items = run.ranked.map(toItem);
-      acc.rows.get(mode)!.push({
-        category: qa.category,
-        atK: Object.fromEntries(o.ks.map((k) => [String(k), recallAtK(evidence, items, k)])),
-        atBudget: Object.fromEntries(o.budgets.map((b) => [String(b), recallAtBudget(evidence, items, b)])),
-        ms,
+  if (qa.category === 5) {
+    d.unanswerableQuestions += 1;
+    if ((await runMode('funnel', qa.question, q.deps, q.now, o)).holdsNothing) acc.holdsNothing += 1;
+    return;
+  }
+  const evidence = questionEvidence(qa.evidence, sample.sample_id, q.known, d);
+  if (evidence.length === 0) {
+    d.skippedQuestions += 1;
+    return;
+  }
+  for (const mode of o.modes) {
+    const started = o.clock();
+    const run = await runMode(mode, qa.question, q.deps, q.now, o);
+    const ms = o.clock() - started;
+    const items = run.ranked.map(q.toItem);
+    const row: Row = {
+      category: qa.category,
+      atK: Object.fromEntries(o.ks.map((k) => [String(k), recallAtK(evidence, items, k)])),
+      atBudget: Object.fromEntries(o.budgets.map((b) => [String(b), recallAtBudget(evidence, items, b)])),
+      ms,
+    };
+    acc.rows.get(mode)!.push(row);
+    o.onQuestion?.({ sampleId: sample.sample_id, question: qa.question, mode, evidence, items, ...row });
+    if (mode !== 'funnel') continue;
+    d.gateRuns[run.gate] = (d.gateRuns[run.gate] ?? 0) + 1;
+    for (const c of run.considered) {
+      if (c.signals.vectorSimilarity === null) continue;
+      d.floorObservations.push({
+        similarity: c.signals.vectorSimilarity,
+        evidence: q.toItem(c).diaIds.some((id) => evidence.includes(id)),
       });
-      if (mode !== 'funnel') continue;
-      d.gateRuns[run.gate] = (d.gateRuns[run.gate] ?? 0) + 1;
-      for (const c of run.considered) {
-        if (c.signals.vectorSimilarity === null) continue;
-        d.floorObservations.push({
-          similarity: c.signals.vectorSimilarity,
-          evidence: toItem(c).diaIds.some((id) => evidence.includes(id)),
-        });
-      }
     }
   }
 }

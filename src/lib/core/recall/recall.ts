@@ -51,6 +51,11 @@ export interface RecallOptions {
   /** Fusion weights of the BM25 and vector lists; default by embedder kind (retrieve.ts). */
   weights?: SearcherWeights;
   countTokens?: TokenCounter;
+  /**
+   * Recency decay of the conversational tiers (default true). Off for an archive read as a whole,
+   * where every session is asked about alike (the LoCoMo evaluation); see scoring.ts.
+   */
+  recency?: boolean;
   signal?: AbortSignal;
 }
 
@@ -104,7 +109,11 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     });
     const t2 = clock();
     if (signal?.aborted) return err(cancelled());
-    const { gateMs, ...outcome } = await runFunnel(scoreAll(retrieval.candidates, deps.now), intent.text, funnel);
+    const { gateMs, ...outcome } = await runFunnel(
+      scoreAll(retrieval.candidates, deps.now, { recency: options.recency !== false }),
+      intent.text,
+      funnel,
+    );
     if (signal?.aborted) return err(cancelled());
     return ok({
       prompt,

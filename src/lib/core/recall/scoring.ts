@@ -73,17 +73,22 @@ export function relevanceAtRank(rank: number): number {
   return RELEVANCE_HALF_RANK / (RELEVANCE_HALF_RANK + Math.max(0, rank));
 }
 
+export interface ScoringOptions {
+  /** Recency decay (default true); false scores every memory as if just made. */
+  recency?: boolean;
+}
+
 /** `rank`: 0-based position in the fused order. */
-export function scoreCandidate(candidate: Candidate, rank: number, now: number): ScoreBreakdown {
+export function scoreCandidate(candidate: Candidate, rank: number, now: number, options: ScoringOptions = {}): ScoreBreakdown {
   const relevance = relevanceAtRank(rank);
   const provenance = provenanceWeight(candidate.record.tier);
-  const recency = recencyFactor(candidate.record, now);
+  const recency = options.recency === false ? 1 : recencyFactor(candidate.record, now);
   return { relevance, provenance, recency, score: relevance * provenance * recency };
 }
 
 /** Scores the candidates of one query, given in fused order. */
-export function scoreAll(fusedOrder: readonly Candidate[], now: number): ScoredCandidate[] {
-  return fusedOrder.map((c, i) => ({ ...c, scores: scoreCandidate(c, i, now), gateReason: null }));
+export function scoreAll(fusedOrder: readonly Candidate[], now: number, options: ScoringOptions = {}): ScoredCandidate[] {
+  return fusedOrder.map((c, i) => ({ ...c, scores: scoreCandidate(c, i, now, options), gateReason: null }));
 }
 
 /**

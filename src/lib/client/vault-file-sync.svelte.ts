@@ -1,0 +1,121 @@
+import type { SyncRequest, SyncResult } from '../core/api/vault-file';
+import { errors } from './errors.svelte';
+import { mainVault } from './vault';
+import { folderPermission, folderSyncSupported, isFolderHandle, pickFolder } from './vault-file-folder';
+
+type RunSync = (folder: FileSystemDirectoryHandle, request: SyncRequest, background: boolean) => Promise<SyncResult | undefined>;
+
+/**
+ * The sync folder (File System Access API; Chromium-based browsers): the vault file is written into
+ * a folder the person chose (one a cloud drive syncs, say) on demand or on a schedule, and a newer
+ * file found there is merged at start. The folder handle is kept in IndexedDB (settings); the
+ * passphrase of an encrypted sync file is kept in memory only, so after a reload it must be typed
+ * again before the folder syncs.
+ */
+export class SyncFolder {
+  readonly supported = folderSyncSupported();
+  name = $state<string | null>(null);
+  permission = $state<PermissionState | null>(null);
+  intervalMinutes = $state<number | null>(null);
+  encrypted = $state(false);
+  lastSyncAt = $state<number | null>(null);
+  lastNote = $state<string | null>(null);
+  private handle: FileSystemDirectoryHandle | null = null;
+  private passphrase: string | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly runSync: RunSync) {}
+
+  /** Encrypted sync without the passphrase typed in this session. */
+  get locked(): boolean {
+    return this.encrypted && this.passphrase === null;
+  }
+
+  async load(): Promise<void> {
+    const vault = await mainVault();
+    const stored = await vault.settings.get('vault.syncFolder');
+    this.handle = isFolderHandle(stored) ? stored : null;
+    this.name = this.handle?.name ?? null;
+    this.intervalMinutes = await vault.settings.get('vault.syncIntervalMinutes');
+    this.encrypted = await vault.settings.get('vault.syncEncrypted');
+    this.lastSyncAt = await vault.settings.get('vault.lastSyncAt');
+    this.permission = this.handle && this.supported ? await folderPermission(this.handle, false) : null;
+  }
+
+  async startup(): Promise<void> {
+    if (!this.supported) return;
+    await this.load();
+    if (this.handle && this.permission === 'granted' && !this.locked) await this.syncNow(this.intervalMinutes !== null, true);
+    this.schedule();
+  }
+
+  /** Asks for a folder (from a click), remembers it, and syncs with it at once. */
+  async choose(): Promise<void> {
+    const handle = await pickFolder();
+    if (!handle) return;
+    const vault = await mainVault();
+    await vault.settings.set('vault.syncFolder', handle);
+    await vault.settings.set('vault.syncSeenExportedAt', null);
+    this.handle = handle;
+    this.name = handle.name;
+    this.permission = await folderPermission(handle, true);
+    if (this.permission === 'granted' && !this.locked) await this.syncNow(true);
+    this.schedule();
+  }
+
+  /** After a reload the browser asks again before the app may use the folder (needs a click). */
+  async reconnect(): Promise<void> {
+    if (!this.handle) return;
+    this.permission = await folderPermission(this.handle, true);
+    if (this.permission === 'granted' && !this.locked) await this.syncNow(true);
+  }
+
+  async forget(): Promise<void> {
+    const vault = await mainVault();
+    await vault.settings.set('vault.syncFolder', null);
+    this.handle = null;
+    this.name = null;
+    this.permission = null;
+    this.schedule();
+  }
+
+  /** Encrypted sync files from now on (passphrase in memory only), or plain ones (passphrase null). */
+  async setEncryption(passphrase: string | null): Promise<void> {
+    const vault = await mainVault();
+    this.encrypted = passphrase !== null;
+    this.passphrase = passphrase;
+    await vault.settings.set('vault.syncEncrypted', this.encrypted);
+  }
+
+  /** Types the passphrase of an encrypted sync folder for this session. */
+  unlock(passphrase: string): void {
+    this.passphrase = passphrase;
+  }
+
+  async setInterval(minutes: number | null): Promise<void> {
+    const vault = await mainVault();
+    this.intervalMinutes = minutes;
+    await vault.settings.set('vault.syncIntervalMinutes', minutes);
+    this.schedule();
+  }
+
+  /** `background`: started by the app (start, schedule), not a click: skipped quietly when busy. */
+  async syncNow(write = true, background = false): Promise<void> {
+    if (!this.handle || this.permission !== 'granted' || this.locked) return;
+    const result = await this.runSync(this.handle, { write, passphrase: this.passphrase ?? undefined }, background);
+    if (!result) return;
+    this.lastSyncAt = Date.now();
+    const merged = result.merged ? (result.merged.unchanged ? 'merged a file that held nothing new' : 'merged a newer file') : null;
+    const written = result.written ? 'wrote the vault file' : null;
+    this.lastNote = [merged, written].filter(Boolean).join(' and ') || result.note;
+  }
+
+  private schedule(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (!this.handle || !this.intervalMinutes) return;
+    this.timer = setInterval(() => {
+      this.syncNow(true, true).catch((error: unknown) => errors.report(error, 'syncing with the folder'));
+    }, this.intervalMinutes * 60_000);
+  }
+}

@@ -1,0 +1,174 @@
+import type { VaultCounts, VaultFileMark, VaultFileProgressFn } from '../core/api/vault-file';
+import type { VaultExportMeta } from '../core/vaultfile/format';
+import { compareHlc } from '../core/vaultfile/hlc';
+import { REQUIRED_SECTIONS, isStampedSection, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
+import { writeVault, type EncryptOptions, type SectionSource, type VaultSections, type WriteVaultOptions } from '../core/vaultfile/writer';
+import { newId } from '../core/ids';
+import { runTx, type TxOptions } from './transaction';
+import type { Vault } from './vault';
+import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
+import { Spool } from './vaultfile-spool';
+import {
+  emptyCounts,
+  isExportable,
+  PAGE_ROWS,
+  primaryKeyOf,
+  stagedConversationIds,
+  tableOf,
+  totalOf,
+  type AnyRecord,
+} from './vaultfile-tables';
+
+/**
+ * Export: the vault as a `.engram` stream.
+ *
+ * Consistency. The manifest states every section's count before the first record, so the export
+ * needs a snapshot: the rows are read in ONE read-only IndexedDB transaction (a consistent view,
+ * however busy the job queue is), page by page (`PAGE_ROWS` per `getAll`), into a Spool (Blobs,
+ * off the JS heap). The transaction holds only IndexedDB reads, so it ends as soon as the rows are
+ * read; the slow part (encoding, hashing, encryption, the destination) then streams from the
+ * spool. Rows exported: see vaultfile-tables.ts (visible rows, no device settings, vectors only
+ * when asked).
+ *
+ * The export counts as "done" only when its destination has the whole file: the caller calls
+ * `recordDone()` then, which records `vault.lastExportAt` and the mark "changed since" compares
+ * against (vaultfile-status.ts).
+ */
+
+export interface VaultExportOptions {
+  vectors: boolean;
+  appVersion: string;
+  encryption?: EncryptOptions;
+  random?: WriteVaultOptions['random'];
+  now?: () => number;
+  signal?: AbortSignal;
+  onProgress?: VaultFileProgressFn;
+  tx?: TxOptions;
+}
+
+export interface VaultExport {
+  stream: ReadableStream<Uint8Array>;
+  meta: VaultExportMeta;
+  counts: VaultCounts;
+  records: number;
+  encrypted: boolean;
+  /** Whether the file has a vectors section. */
+  vectors: boolean;
+  mark: VaultFileMark;
+  recordDone(): Promise<void>;
+}
+
+/** A snapshot may take long on a large vault; the timeout only catches a stuck disk. */
+const SNAPSHOT_TIMEOUT_MS = 10 * 60_000;
+
+export interface VaultSnapshot {
+  spool: Spool;
+  counts: VaultCounts;
+  maxHlc: string | null;
+}
+
+/** Reads every exportable row of `sections` in one read-only transaction into a spool. */
+export async function snapshotVault(
+  vault: Vault,
+  sections: readonly SectionName[],
+  options: { signal?: AbortSignal; onProgress?: VaultFileProgressFn; tx?: TxOptions } = {},
+): Promise<VaultSnapshot> {
+  const { db } = vault;
+  const spool = new Spool();
+  const counts = emptyCounts();
+  let maxHlc: string | null = null;
+  await runTx(
+    db,
+    'r',
+    [...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)),
+    async () => {
+      const staged = await stagedConversationIds(db);
+      let total = 0;
+      for (const section of sections) total += await tableOf(db, section).count();
+      const progress = new PhaseProgress(options.onProgress, 'reading-vault', total);
+      for (const section of sections) {
+        const table = tableOf(db, section);
+        let after: unknown = undefined;
+        for (;;) {
+          throwIfCancelled(options.signal, 'export');
+          const page: AnyRecord[] =
+            after === undefined
+              ? await table.orderBy(':id').limit(PAGE_ROWS).toArray()
+              : await table.where(':id').above(after).limit(PAGE_ROWS).toArray();
+          if (page.length === 0) break;
+          after = primaryKeyOf(section, page[page.length - 1]!);
+          const kept = page.filter((row) => isExportable(section, row, staged));
+          if (isStampedSection(section) || section === 'tombstones') {
+            for (const row of kept) {
+              const hlc = (row as { hlc: string }).hlc;
+              if (maxHlc === null || compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
+            }
+          }
+          spool.append(section, kept as SectionRecords[typeof section][]);
+          counts[section] += kept.length;
+          progress.add(page.length);
+        }
+      }
+      progress.finish();
+    },
+    { ...options.tx, timeoutMs: options.tx?.timeoutMs ?? SNAPSHOT_TIMEOUT_MS, label: 'reading the vault for export' },
+  );
+  return { spool, counts, maxHlc };
+}
+
+/** The vault's id and creation time, created on first need (an exported vault must have an id). */
+export async function ensureVaultIdentity(vault: Vault, now: number): Promise<{ vaultId: string; createdAt: number }> {
+  let vaultId = await vault.settings.get('vault.id');
+  let createdAt = await vault.settings.get('vault.createdAt');
+  if (!vaultId) {
+    vaultId = newId('vault');
+    await vault.settings.set('vault.id', vaultId);
+  }
+  if (createdAt === null) {
+    createdAt = (await vault.settings.get('vault.firstImportAt')) ?? now;
+    await vault.settings.set('vault.createdAt', createdAt);
+  }
+  return { vaultId, createdAt };
+}
+
+export async function exportVault(vault: Vault, options: VaultExportOptions): Promise<VaultExport> {
+  const now = options.now ?? Date.now;
+  const identity = await ensureVaultIdentity(vault, now());
+  const names: SectionName[] = [...REQUIRED_SECTIONS, ...(options.vectors ? (['vectors'] as const) : [])];
+  const snapshot = await snapshotVault(vault, names, options);
+  const meta: VaultExportMeta = {
+    ...identity,
+    exportedAt: now(),
+    appVersion: options.appVersion,
+    embeddingModelId: await vault.settings.get('embedding.modelId'),
+  };
+  const records = totalOf(snapshot.counts);
+  const progress = new PhaseProgress(options.onProgress, 'writing-file', records);
+  const source = <K extends SectionName>(section: K): SectionSource<SectionRecords[K]> => ({
+    count: snapshot.counts[section],
+    records: (async function* () {
+      for await (const page of snapshot.spool.pages(section)) {
+        throwIfCancelled(options.signal, 'export');
+        yield* page;
+        progress.add(page.length);
+      }
+      if (section === names[names.length - 1]) progress.finish();
+    })(),
+  });
+  const sections = Object.fromEntries(names.map((name) => [name, source(name)])) as unknown as VaultSections;
+  const stream = writeVault(meta, sections, { encryption: options.encryption, random: options.random });
+  const mark: VaultFileMark = { at: meta.exportedAt, hlc: snapshot.maxHlc, counts: snapshot.counts };
+  return {
+    stream,
+    meta,
+    counts: snapshot.counts,
+    records,
+    encrypted: options.encryption !== undefined,
+    vectors: options.vectors,
+    mark,
+    async recordDone() {
+      await vault.settings.set('vault.lastExportAt', meta.exportedAt);
+      await vault.settings.set('vault.exportMark', mark);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { Table } from 'dexie';
+import type { VaultCounts } from '../core/api/vault-file';
+import { SECTION_NAMES, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
+import type { VaultDb } from './schema';
+import { isDeviceSetting } from './settings-repo';
+import { withStoreTimeout, type TxOptions } from './transaction';
+
+/**
+ * How the vault file's sections map onto the Dexie tables, and which rows a file carries:
+ *
+ * - conversations and messages: only visible ones. A `staged` row belongs to an import that has
+ *   not finished and is not part of the vault yet; so are the messages of a staged conversation
+ *   (an import writes a new conversation's messages `visible` and hides them behind their staged
+ *   conversation). A reader skips such rows in a file too.
+ * - settings: every row except this device's own settings (settings-repo.ts `isDeviceSetting`).
+ * - every other section: every row. `jobs` is never exported (see core/vaultfile/sections.ts).
+ */
+
+/** Rows per page when paging a table or a staged section: bounds memory and transaction size. */
+export const PAGE_ROWS = 1_000;
+
+export type AnyRecord = SectionRecords[SectionName];
+
+export function tableOf<K extends SectionName>(db: VaultDb, section: K): Table<SectionRecords[K], unknown> {
+  return db.table(section) as unknown as Table<SectionRecords[K], unknown>;
+}
+
+/** The IndexedDB primary key of a record (compound keys as arrays). */
+export function primaryKeyOf(section: SectionName, record: AnyRecord): string | [string, string] {
+  switch (section) {
+    case 'settings':
+      return (record as SectionRecords['settings']).key;
+    case 'tombstones': {
+      const t = record as SectionRecords['tombstones'];
+      return [t.table, t.id];
+    }
+    case 'vectors': {
+      const v = record as SectionRecords['vectors'];
+      return [v.recordId, v.modelId];
+    }
+    default:
+      return (record as { id: string }).id;
+  }
+}
+
+export function isStagedRow(section: SectionName, record: AnyRecord): boolean {
+  return (section === 'conversations' || section === 'messages') && (record as { state?: unknown }).state === 'staged';
+}
+
+/** Whether a stored row belongs in a vault file (`stagedConversations`: ids of staged conversations). */
+export function isExportable(section: SectionName, record: AnyRecord, stagedConversations: ReadonlySet<string>): boolean {
+  if (isStagedRow(section, record)) return false;
+  if (section === 'messages') return !stagedConversations.has((record as SectionRecords['messages']).conversationId);
+  if (section === 'settings') return !isDeviceSetting((record as SectionRecords['settings']).key);
+  return true;
+}
+
+/** Ids of conversations of unfinished imports (few: only while an import runs). Inside a transaction or not. */
+export async function stagedConversationIds(db: VaultDb): Promise<Set<string>> {
+  return new Set((await db.conversations.where('state').equals('staged').primaryKeys()) as string[]);
+}
+
+export function emptyCounts(): VaultCounts {
+  return Object.fromEntries(SECTION_NAMES.map((name) => [name, 0])) as VaultCounts;
+}
+
+/** Counts of what an export would hold (cheap: index counts; settings are few). */
+export function vaultCounts(db: VaultDb, tx: TxOptions = {}): Promise<VaultCounts> {
+  const work = db.transaction('r', SECTION_NAMES as unknown as string[], async () => {
+    const counts = emptyCounts();
+    counts.conversations = await db.conversations.where('state').equals('visible').count();
+    counts.messages = await db.messages.where('state').equals('visible').count();
+    for (const id of await stagedConversationIds(db)) {
+      counts.messages -= await db.messages
+        .where('conversationId')
+        .equals(id)
+        .filter((m) => m.state === 'visible')
+        .count();
+    }
+    counts.settings = (await db.settings.toCollection().primaryKeys()).filter((key) => !isDeviceSetting(key)).length;
+    for (const name of ['notes', 'chunks', 'history', 'imports', 'tombstones', 'vectors'] as const)
+      counts[name] = await db.table(name).count();
+    return counts;
+  });
+  return withStoreTimeout(work, { ...tx, label: tx.label ?? 'counting the vault' });
+}
+
+export function totalOf(counts: Partial<VaultCounts>): number {
+  return Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
+}

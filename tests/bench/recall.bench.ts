@@ -1,0 +1,116 @@
+/**
+ * Recall: query latency of the read path without an LLM at 100k chunks (the engine over BM25+ and
+ * HNSW, funnel on, package assembled), and the LoCoMo evaluation's headline numbers.
+ * Figures: recall.100k.{query_p50_ms,query_p95_ms,build_s} and
+ * recall.locomo.<mode>.{recall_at_<k>,recall_at_budget_<b>,query_p95_ms}.
+ * BENCH_RECALL_SIZE (default 100000), BENCH_RECALL_QUERIES (default 200) and BENCH_RECALL_HNSW
+ * ("M:efConstruction", default 16:64) steer it. The HNSW build dominates the run: at the product's
+ * 32:200 it takes 6+ minutes at 100k here, so the default builds a lighter graph and searches it
+ * with the product's ef (256), which is what a query pays for; set 32:200 to measure the product's.
+ */
+// fake-indexeddb and the importScripts shim hnswlib-wasm probes for (the runner loads them too).
+import '../../src/cli/node-env';
+import { existsSync, readFileSync } from 'node:fs';
+import { EVAL_MODES } from '../../src/lib/core/recall/eval-locomo';
+import { parseLocomo } from '../../src/lib/core/recall/locomo-data';
+import { LexicalEmbedder } from '../../src/lib/models/lexical-embedder';
+import { loadHnswlibQuietly } from '../../src/cli/recall/hnswlib-node';
+import { runLocomo } from '../../src/cli/recall/locomo-eval';
+import { locomoPath, missingData } from '../factories/corpus';
+import { isEntry, latencies, now, runStandalone } from '../factories/corpus-bench';
+import { RecallEngine } from '../../workers/recall/engine';
+import type { BenchContext, BenchModule, FigureSamples } from './harness';
+import { benchUnits, sampleQuestions } from './recall-corpus';
+
+const SIZE = Number(process.env.BENCH_RECALL_SIZE ?? 100_000);
+const QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
+const [M, EFC] = (process.env.BENCH_RECALL_HNSW ?? '16:64').split(':').map(Number) as [number, number];
+const label = SIZE % 1000 === 0 ? `${SIZE / 1000}k` : String(SIZE);
+
+async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
+  await loadHnswlibQuietly();
+  // Imported after the loader: the store's vector index imports hnswlib-wasm by its bare name.
+  const { DEFAULT_HNSW } = await import('../../src/lib/store/vector-index');
+  let t = now();
+  const { units, corpus } = benchUnits(ctx.dataDir, SIZE);
+  const unitsS = (now() - t) / 1000;
+  t = now();
+  const engine = await RecallEngine.create({
+    embedder: new LexicalEmbedder(),
+    vectors: 'hnsw',
+    capacity: units.length,
+    hnsw: { M, efConstruction: EFC, ef: DEFAULT_HNSW.ef },
+  });
+  await engine.add(units);
+  const buildS = (now() - t) / 1000;
+  ctx.log(`${units.length} units built in ${unitsS.toFixed(1)} s, indexed in ${buildS.toFixed(1)} s (HNSW M ${M}, efC ${EFC})`);
+  const questions = sampleQuestions(corpus, QUERIES);
+  const p50: number[] = [];
+  const p95: number[] = [];
+  for (let run = 0; run < ctx.runs; run++) {
+    const samples: number[] = [];
+    for (const question of questions) {
+      const started = now();
+      const outcome = await engine.recall({ prompt: question }, { now: Date.UTC(2025, 0, 1) });
+      samples.push(now() - started);
+      if (!outcome.ok) throw new Error(outcome.error.message);
+    }
+    const l = latencies(samples);
+    p50.push(l.p50);
+    p95.push(l.p95);
+    ctx.log(`run ${run + 1}: p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms over ${samples.length} queries`);
+  }
+  const meta = {
+    units: units.length,
+    queries: questions.length,
+    hnsw: { M, efConstruction: EFC, ef: DEFAULT_HNSW.ef },
+    funnel: true,
+    llm: null,
+  };
+  return [
+    { name: `recall.${label}.query_p50_ms`, unit: 'ms', values: p50, meta },
+    { name: `recall.${label}.query_p95_ms`, unit: 'ms', values: p95, meta },
+    { name: `recall.${label}.build_s`, unit: 's', values: [buildS], meta },
+  ];
+}
+
+/** Deterministic numbers: one run is enough (latency p95 comes along, for the small per-sample vaults). */
+async function locomoFigures(ctx: BenchContext): Promise<FigureSamples[]> {
+  const parsed = parseLocomo(JSON.parse(readFileSync(locomoPath(ctx.dataDir), 'utf8')));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const { report } = await runLocomo(parsed.value);
+  const meta = { embedder: report.embedder, questions: report.questions, vectors: 'exact', recency: 'off' };
+  const figures: FigureSamples[] = [];
+  for (const mode of EVAL_MODES) {
+    const m = report.modes[mode]!;
+    for (const [k, v] of Object.entries(m.recallAtK))
+      figures.push({ name: `recall.locomo.${mode}.recall_at_${k}`, unit: 'share', values: [v], meta });
+    for (const [b, v] of Object.entries(m.recallAtBudget))
+      figures.push({ name: `recall.locomo.${mode}.recall_at_budget_${b}`, unit: 'share', values: [v], meta });
+    figures.push({ name: `recall.locomo.${mode}.query_p95_ms`, unit: 'ms', values: [m.latencyMs.p95], meta });
+  }
+  figures.push({
+    name: 'recall.locomo.unanswerable.holds_nothing_rate',
+    unit: 'share',
+    values: [report.unanswerable.holdsNothingRate],
+    meta,
+  });
+  return figures;
+}
+
+export const bench: BenchModule = {
+  name: 'recall',
+  async run(ctx) {
+    const missing = missingData(ctx.dataDir) ?? (existsSync(locomoPath(ctx.dataDir)) ? null : 'LoCoMo not found');
+    if (missing) {
+      ctx.log(`skipped: ${missing}`);
+      return [];
+    }
+    const figures: FigureSamples[] = [];
+    if (ctx.wants('recall.locomo')) figures.push(...(await locomoFigures(ctx)));
+    if (ctx.wants(`recall.${label}`)) figures.push(...(await latencyFigures(ctx)));
+    return figures;
+  },
+};
+
+if (isEntry(import.meta.url)) await runStandalone(bench);
