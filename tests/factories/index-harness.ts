@@ -12,7 +12,9 @@ import type { EmbedderHost } from '../../workers/index/embedder-host';
 import { inProcessEmbedderHost } from '../../workers/index/in-process-host';
 import type { IndexDeps } from '../../workers/index/index-state';
 import { IndexService } from '../../workers/index/index-service';
+import { afterEach } from 'vitest';
 import { seededRng } from './db';
+import { BUDGET, DOCUMENT, MAPLE, MOSS } from './index-fixtures';
 
 let counter = 0;
 
@@ -98,4 +100,28 @@ export async function indexHarness(options: HarnessOptions = {}): Promise<Harnes
   const vault = await openVault(name);
   const cache = openIndexCache(`${name}-cache`);
   return build(vault, cache, options);
+}
+
+/** A test file's harnesses: the returned `fresh(...)` opens one; every one is closed after each test. */
+export function harnessPool(): (options?: HarnessOptions) => Promise<Harness> {
+  const open: Harness[] = [];
+  afterEach(() => {
+    for (const h of open.splice(0)) h.close();
+  });
+  return async (options) => {
+    const h = await indexHarness(options);
+    open.push(h);
+    return h;
+  };
+}
+
+/** Imports the four index fixtures (three chats and a Markdown document); does not drain the queue. */
+export async function importFixtures(h: Harness): Promise<void> {
+  for (const [name, text] of [
+    ['maple.txt', MAPLE],
+    ['moss.txt', MOSS],
+    ['budget.txt', BUDGET],
+    ['handbook.md', DOCUMENT],
+  ] as const)
+    await h.importText(name, text);
 }

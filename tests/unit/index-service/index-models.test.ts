@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EmbedderChoice } from '../../../src/lib/core/api/embedder';
 import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import type { NoteRecord } from '../../../src/lib/core/records';
@@ -11,8 +11,7 @@ import { staticModelLibrary } from '../../../src/lib/models/model-library';
 import type { EmbedderHost } from '../../../workers/index/embedder-host';
 import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
 import { makeTestModel } from '../../../scripts/make-test-model';
-import { indexHarness, waitUntil, type Harness } from '../../factories/index-harness';
-import { BUDGET, DOCUMENT, MAPLE, MOSS } from '../../factories/index-fixtures';
+import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 
 const ROOT = resolve('static/test-models');
 const TINY: EmbedderChoice = { kind: 'transformers', spec: TINY_TEST_MODEL, origin: 'origin', path: ROOT };
@@ -22,24 +21,10 @@ beforeAll(() => {
   if (!existsSync(join(ROOT, 'tiny-bert', 'onnx', 'model.onnx'))) makeTestModel(ROOT);
 });
 
-const harnesses: Harness[] = [];
-async function fresh(...args: Parameters<typeof indexHarness>): Promise<Harness> {
-  const h = await indexHarness(...args);
-  harnesses.push(h);
-  return h;
-}
-afterEach(() => {
-  for (const h of harnesses.splice(0)) h.close();
-});
+const fresh = harnessPool();
 
 async function importAll(h: Harness): Promise<void> {
-  for (const [name, text] of [
-    ['maple.txt', MAPLE],
-    ['moss.txt', MOSS],
-    ['budget.txt', BUDGET],
-    ['handbook.md', DOCUMENT],
-  ] as const)
-    await h.importText(name, text);
+  await importFixtures(h);
   await h.drain();
 }
 

@@ -1,31 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
 import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
 import type { EmbedderHost } from '../../../workers/index/embedder-host';
 import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
 import { indexName } from '../../../workers/index/model-index';
-import { indexHarness, waitUntil, type Harness } from '../../factories/index-harness';
-import { BUDGET, DOCUMENT, MAPLE, MOSS } from '../../factories/index-fixtures';
+import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 
-const harnesses: Harness[] = [];
-async function fresh(...args: Parameters<typeof indexHarness>): Promise<Harness> {
-  const h = await indexHarness(...args);
-  harnesses.push(h);
-  return h;
-}
-afterEach(() => {
-  for (const h of harnesses.splice(0)) h.close();
-});
-
-async function importAll(h: Harness): Promise<void> {
-  for (const [name, text] of [
-    ['maple.txt', MAPLE],
-    ['moss.txt', MOSS],
-    ['budget.txt', BUDGET],
-    ['handbook.md', DOCUMENT],
-  ] as const)
-    await h.importText(name, text);
-}
+const fresh = harnessPool();
 
 const QUERIES = ['prune the maple lightly', 'koi pond filter', 'rail pass between cities', 'acidic soil for moss'];
 
@@ -64,7 +45,7 @@ function stallingHost(after: number): { host: EmbedderHost; crash: () => void } 
 describe('index persistence', () => {
   it('reloads the saved BM25 and vector index and answers the same', async () => {
     const h = await fresh();
-    await importAll(h);
+    await importFixtures(h);
     await h.drain();
     const before = await answers(h);
     const again = await h.reopen();
@@ -76,7 +57,7 @@ describe('index persistence', () => {
 
   it('detects a corrupted label map, rebuilds from the stored vectors with a notice, and answers with the right ids', async () => {
     const h = await fresh();
-    await importAll(h);
+    await importFixtures(h);
     await h.drain();
     const before = await answers(h);
     const name = indexName(h.vault.db.name, 'lexical-v1-384');
@@ -94,7 +75,7 @@ describe('index persistence', () => {
 
   it('rebuilds a damaged or unsaved keyword index from the chunks', async () => {
     const h = await fresh();
-    await importAll(h);
+    await importFixtures(h);
     await h.drain();
     const before = await answers(h);
     const key = `bm25:${h.vault.db.name}`;
@@ -113,7 +94,7 @@ describe('index persistence', () => {
   it('a tab closed mid-embedding: the resumed job gives the same vectors as an uninterrupted one', async () => {
     const stalling = stallingHost(3);
     const a = await fresh({ host: stalling.host, batch: { lexical: 2, neural: 2 }, saveEveryMs: Infinity });
-    await importAll(a);
+    await importFixtures(a);
     const running = a.drain();
     await waitUntil(async () => (await a.vault.db.vectors.count()) >= 6);
     // The closed tab never saves again: its in-memory index is gone.
@@ -132,7 +113,7 @@ describe('index persistence', () => {
     await running.catch(() => undefined);
 
     const reference = await fresh({ batch: { lexical: 2, neural: 2 } });
-    await importAll(reference);
+    await importFixtures(reference);
     await reference.drain();
     const rows = async (h: Harness) => new Map((await h.vault.db.vectors.toArray()).map((r) => [r.recordId, Array.from(r.vector)]));
     const resumed = await rows(b);
@@ -151,7 +132,7 @@ describe('index persistence', () => {
 
   it('index.rebuild re-derives everything: a hidden conversation leaves, merged vectors with clashing labels are relabelled', async () => {
     const h = await fresh();
-    await importAll(h);
+    await importFixtures(h);
     await h.drain();
     const moss = (await h.vault.db.conversations.filter((c) => c.title.includes('moss')).first())!;
     await h.vault.db.conversations.update(moss.id, { state: 'staged' });

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INDEX_JOBS, indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
-import { indexHarness, type Harness } from '../../factories/index-harness';
+import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, DOCUMENT, MAPLE, MOSS, visibleMessageIds } from '../../factories/index-fixtures';
 
 const SAMPLES = resolve(process.cwd(), '../shared/data/exports');
@@ -15,15 +15,7 @@ const samples = [
 const present = samples.every((s) => existsSync(resolve(SAMPLES, s)));
 if (!present) console.warn(`[index-service.test] ${SAMPLES} is missing: the sample-export part is skipped.`);
 
-const harnesses: Harness[] = [];
-async function fresh(...args: Parameters<typeof indexHarness>): Promise<Harness> {
-  const h = await indexHarness(...args);
-  harnesses.push(h);
-  return h;
-}
-afterEach(() => {
-  for (const h of harnesses.splice(0)) h.close();
-});
+const fresh = harnessPool();
 
 async function importAll(h: Harness): Promise<void> {
   await h.importText('maple.txt', MAPLE);
