@@ -38,9 +38,18 @@ export async function adaptLlm(port: RecallLlmPort | null | undefined): Promise<
   return {
     id: String(id),
     kind: known,
-    // An AbortSignal cannot cross postMessage: the call is bounded by its timeout instead, and a
-    // result that arrives after an abort is ignored by the caller.
-    complete: (messages, { signal: _signal, ...options }) => port.complete([...messages], options),
+    // An AbortSignal cannot cross postMessage: the page's call is bounded by its timeout, and this
+    // side stops waiting for it the moment the signal aborts (a newer query, the gate's deadline).
+    complete: (messages, { signal, ...options }) => {
+      const call = port.complete([...messages], options);
+      if (!signal) return call;
+      return new Promise<string>((resolve, reject) => {
+        const onAbort = () => reject(new VaultFailure(vaultError('llm/cancelled', 'The model call was cancelled.')));
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        void call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      });
+    },
   };
 }
 
