@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
 import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
+import { BM25_RECIPE } from '../../../workers/index/bm25-text';
 import type { EmbedderHost } from '../../../workers/index/embedder-host';
 import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
 import { indexName } from '../../../workers/index/model-index';
@@ -97,7 +98,7 @@ describe('index persistence', () => {
     await importAll(h);
     await h.drain();
     const before = await answers(h);
-    const key = `bm25:${h.vault.db.name}`;
+    const key = `bm25:${BM25_RECIPE}:${h.vault.db.name}`;
     const bytes = (await h.cache.blobs.get<Uint8Array>(key))!;
     await h.cache.blobs.put(key, bytes.slice(0, bytes.length - 9));
     const damaged = await h.reopen();
