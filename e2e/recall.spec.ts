@@ -93,7 +93,9 @@ test('the vault holds nothing on this: an explicit state, no package', async ({ 
   await panels.openSettings();
   await panels.waitUpToDate();
   await recall.open();
-  await recall.input.fill('quarterly tax filing deadlines for freelancers');
+  // Words (and character 3-grams) the vault does not hold: the lexical embedder's floor is low, so a
+  // merely unrelated English prompt can still pass it on shared 3-grams.
+  await recall.input.fill('zzqx vvkj wwpf');
   await recall.input.press('Enter');
   await expect(page.getByTestId('recall-empty')).toBeVisible({ timeout: 30_000 });
   await expect(recall.results).toHaveCount(0);
