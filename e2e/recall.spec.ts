@@ -77,6 +77,11 @@ test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format a
   const copied = await recall.clipboard();
   expect(copied).toBe(await recall.packageText());
   expect(copied).toContain('slightly acidic');
+  // Ctrl+Enter right after typing (the debounced search has not run yet) copies the new prompt's package.
+  await recall.input.fill('how often to water the moss in dry weather');
+  await recall.input.press('Control+Enter');
+  await expect.poll(() => recall.clipboard()).toContain('Mist it daily');
+  expect(await recall.clipboard()).toBe(await recall.packageText());
 
   await page.reload();
   await expect(page.getByTestId('recall-format')).toHaveValue('xml');

@@ -169,6 +169,15 @@ export class RecallSession {
     void this.run();
   }
 
+  /**
+   * The keyboard shortcut: when the answer on screen is not for the prompt as typed (a search is
+   * still waiting out the debounce), it runs first, so what is copied always matches the prompt.
+   */
+  async copyLatest(): Promise<boolean> {
+    if (this.timer !== null || (this.prompt.trim() && this.answer?.result.prompt !== this.prompt.trim())) await this.run();
+    return this.copyToPrompt();
+  }
+
   /** Copies the package (and the prompt, when asked) to the clipboard; says so when refused. */
   async copyToPrompt(clipboard: Pick<Clipboard, 'writeText'> | undefined = globalThis.navigator?.clipboard): Promise<boolean> {
     const text = this.copyText;
