@@ -106,3 +106,28 @@ test('the vault holds nothing on this: an explicit state, no package', async ({ 
   await expect(recall.results).toHaveCount(0);
   await expect(recall.copyButton).toHaveCount(0);
 });
+
+test('a refused clipboard write says so and how to copy by hand', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator.clipboard, 'writeText', {
+      value: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')),
+    });
+  });
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  const recall = new RecallPage(page);
+  await importPage.open();
+  await importPage.paste(MOSS_TRANSCRIPT);
+  await importPage.storedCounts();
+  await panels.openSettings();
+  await panels.waitUpToDate();
+  await recall.open();
+  await recall.input.fill('moss soil');
+  await recall.input.press('Enter');
+  await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
+  await recall.copyButton.click();
+  const status = page.getByTestId('recall-copy-status');
+  await expect(status).toHaveAttribute('data-state', 'refused');
+  await expect(status).toContainText('refused to write to the clipboard');
+  await expect(status).toContainText('Ctrl+C');
+});
