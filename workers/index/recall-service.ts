@@ -30,7 +30,13 @@ export interface RecallServiceOptions {
 
 const MAX_PROMPT_CHARS = 20_000;
 
-/** The page's LLM proxy as the core's `Llm`: id and kind read once; signals stay on this side. */
+let callSeq = 0;
+
+/**
+ * The page's LLM proxy as the core's `Llm`: id and kind read once. The abort signal stays on this
+ * side: when it fires (a newer query, the gate's deadline) this side stops waiting at once and asks
+ * the page to abort its call by id.
+ */
 export async function adaptLlm(port: RecallLlmPort | null | undefined): Promise<Llm | null> {
   if (!port) return null;
   const [id, kind] = await Promise.all([Promise.resolve(port.id), Promise.resolve(port.kind)]);
@@ -38,13 +44,15 @@ export async function adaptLlm(port: RecallLlmPort | null | undefined): Promise<
   return {
     id: String(id),
     kind: known,
-    // An AbortSignal cannot cross postMessage: the page's call is bounded by its timeout, and this
-    // side stops waiting for it the moment the signal aborts (a newer query, the gate's deadline).
     complete: (messages, { signal, ...options }) => {
-      const call = port.complete([...messages], options);
+      const callId = ++callSeq;
+      const call = port.complete([...messages], options, callId);
       if (!signal) return call;
       return new Promise<string>((resolve, reject) => {
-        const onAbort = () => reject(new VaultFailure(vaultError('llm/cancelled', 'The model call was cancelled.')));
+        const onAbort = () => {
+          reject(new VaultFailure(vaultError('llm/cancelled', 'The model call was cancelled.')));
+          if (port.cancel) void Promise.resolve(port.cancel(callId)).catch(() => undefined);
+        };
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
         void call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

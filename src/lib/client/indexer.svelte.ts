@@ -4,6 +4,7 @@ import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../core/recall/ports';
 import { activeLlm } from './active-llm';
+import { llmPort } from './llm-port';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
 
@@ -95,9 +96,7 @@ export class IndexClient {
    */
   async recall(request: RecallRequest): Promise<RecallResponse> {
     const llm = activeLlm();
-    const port = llm
-      ? Comlink.proxy({ id: llm.id, kind: llm.kind, complete: (...args: Parameters<typeof llm.complete>) => llm.complete(...args) })
-      : null;
+    const port = llm ? Comlink.proxy(llmPort(llm)) : null;
     const answer = await this.rpc.latest('recall', 'recall', [request, port], 120_000);
     return answer.stale ? { requestId: request.requestId, stale: true } : answer.value;
   }

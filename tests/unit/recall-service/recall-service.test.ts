@@ -4,6 +4,7 @@ import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import type { Llm, LlmCallOptions, LlmMessage } from '../../../src/lib/core/api/llm';
 import type { RecallRequest, RecallResponse } from '../../../src/lib/core/api/recall-api';
 import { contentHash } from '../../../src/lib/core/text/normalize';
+import { llmPort } from '../../../src/lib/client/llm-port';
 import { exposeApi } from '../../../workers/expose';
 import { AccessWriteBack } from '../../../workers/index/access-write-back';
 import { RecallService } from '../../../workers/index/recall-service';
@@ -176,6 +177,39 @@ describe('recall served by the index worker (RecallService over the real index s
       expect(r.result.holdsNothing).toMatchObject({ emptyAt: 'fit-gate' });
       expect(r.result.dropped.every((d) => d.stage !== 'fit-gate' || d.reason === 'not this field')).toBe(true);
       await expect(remote.recall(request('moss', { target: 'no-such-model' }), null)).rejects.toMatchObject({ code: 'input/invalid' });
+    } finally {
+      channel.port1.close();
+      channel.port2.close();
+    }
+  });
+
+  it("a newer query aborts the page's model call of the older one, across the comlink boundary", async () => {
+    const h = await vault();
+    const service = new RecallService(h.service, { now: () => NOW });
+    const channel = new MessageChannel();
+    exposeApi({ recall: (r: RecallRequest, llm?: Parameters<RecallService['recall']>[1]) => service.recall(r, llm) }, channel.port2);
+    const remote = Comlink.wrap<{ recall: RecallService['recall'] }>(channel.port1);
+    let gateStarted!: () => void;
+    const started = new Promise<void>((resolve) => (gateStarted = resolve));
+    let aborted!: () => void;
+    const pageAborted = new Promise<void>((resolve) => (aborted = resolve));
+    const hanging = stagedLlm(
+      (_messages, options) =>
+        new Promise<string>((_, reject) => {
+          options.signal?.addEventListener('abort', () => {
+            aborted();
+            reject(new Error('aborted on the page'));
+          });
+          gateStarted();
+        }),
+    );
+    try {
+      const first = remote.recall(request('moss soil'), Comlink.proxy(llmPort(hanging)));
+      await started;
+      const second = remote.recall(request('moss watering'), null);
+      expect(await first).toEqual({ requestId: seq - 1, stale: true });
+      await pageAborted;
+      expect(answered(await second).result.gate).toMatchObject({ ran: false, reason: 'no-llm' });
     } finally {
       channel.port1.close();
       channel.port2.close();
