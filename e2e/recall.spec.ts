@@ -47,6 +47,18 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await expect(page.locator(`[data-testid="recall-result"][data-id="${droppedId}"]`)).toHaveCount(0);
   await page.locator(`[data-testid="recall-excluded"][data-id="${droppedId}"]`).getByTestId('recall-restore').click();
   await expect(page.locator(`[data-testid="recall-result"][data-id="${droppedId}"]`)).toBeVisible();
+  // A pinned item goes first, as Core, and stays pinned on the next search.
+  await page.locator(`[data-testid="recall-result"][data-id="${droppedId}"]`).getByTestId('recall-pin').click();
+  await expect(recall.results.first()).toHaveAttribute('data-id', droppedId!);
+  await expect(recall.results.first()).toHaveAttribute('data-pinned', 'true');
+  await expect(recall.results.first().getByTestId('recall-result-tier')).toHaveText('Core');
+  // The intent is shown and can be edited; the search reruns with it.
+  const intent = page.getByTestId('recall-intent');
+  await expect(intent).toHaveValue(/moss/u);
+  await intent.fill('Garden care: moss soil');
+  await intent.press('Enter');
+  await expect(page.getByText('(edited by you)')).toBeVisible();
+  await expect(intent).toHaveValue('Garden care: moss soil');
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
 });
 
