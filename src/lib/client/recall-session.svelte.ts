@@ -86,6 +86,15 @@ export class RecallSession {
     }, delay);
   }
 
+  /**
+   * The index grew (documents indexed meanwhile): search the prompt again, unless a search is
+   * already waiting. Never pushes back a search the person's typing scheduled.
+   */
+  refresh(delay = 1_000): void {
+    if (this.timer !== null || !this.prompt.trim()) return;
+    this.schedule(delay);
+  }
+
   /** Runs the search now; an answer to an older request that arrives later is dropped. */
   async run(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
