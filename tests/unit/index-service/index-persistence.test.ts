@@ -142,12 +142,14 @@ describe('index persistence', () => {
     expect([...resumed.keys()].sort()).toEqual([...uninterrupted.keys()].sort());
     for (const [id, vector] of uninterrupted) expect(resumed.get(id)).toEqual(vector);
     expect(await answers(b)).toEqual(await answers(reference));
-    const job = await b.vault.db.jobs
+    // The resumed job ran twice. A successor queued while it ran (jobs-repo: a running job no longer
+    // absorbs a new one of its key) may be done too, so look for it among the done ones.
+    const done = await b.vault.db.jobs
       .where('type')
       .equals('index.embed')
       .filter((j) => j.status === 'done')
-      .first();
-    expect(job!.attempts).toBe(2);
+      .toArray();
+    expect(done.map((j) => j.attempts)).toContain(2);
   });
 
   it('index.rebuild re-derives everything: a hidden conversation leaves, merged vectors with clashing labels are relabelled', async () => {
