@@ -10,6 +10,7 @@ import { openVault, type Vault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
 import { embedWorkerHost } from './index/embed-worker-host';
 import { IndexService } from './index/index-service';
+import { RecallService } from './index/recall-service';
 import { holdWorkerLock, workerAlive, waitForLock } from './worker-locks';
 
 /*
@@ -29,6 +30,7 @@ const cache = openIndexCache();
 let role: IndexStatus['role'] = 'starting';
 let failure: VaultError | null = null;
 let service: IndexService | null = null;
+let recaller: RecallService | null = null;
 let runner: JobRunner | null = null;
 let work: IndexStatus['work'] = { paused: false, running: null, pending: 0 };
 
@@ -159,6 +161,16 @@ const api: IndexApi = {
   similarity: async (vector, ids) => (await ready()).similarity(vector, ids),
   candidates: async (ids) => (await ready()).candidates(ids),
   embedQuery: async (text) => (await ready()).embedQuery(text),
+  async recall(request, llm) {
+    const current = await ready();
+    if (recaller === null || recaller.index !== current) {
+      recaller = new RecallService(current, {
+        onWriteBackError: (error) =>
+          current.state.notice('store/failed', `Could not record which notes recall read: ${toVaultError(error).message}`),
+      });
+    }
+    return recaller.recall(request, llm ?? null);
+  },
   async pause() {
     const { vault } = await started;
     await vault.settings.set('index.paused', true);

@@ -7,6 +7,7 @@
 import { decodeBm25, encodeBm25 } from '../../src/lib/core/index/bm25-codec';
 import type { Bm25Index } from '../../src/lib/core/index/bm25';
 import type { BlobStore } from '../../src/lib/store/vector-index-manifest';
+import { BM25_RECIPE } from './bm25-text';
 
 interface Bm25Mark {
   dirty: boolean;
@@ -27,11 +28,11 @@ export class Bm25Store {
   ) {}
 
   private get bytesKey(): string {
-    return `bm25:${this.scope}`;
+    return `bm25:${BM25_RECIPE}:${this.scope}`;
   }
 
   private get markKey(): string {
-    return `bm25-mark:${this.scope}`;
+    return `bm25-mark:${BM25_RECIPE}:${this.scope}`;
   }
 
   /** The saved index, unless it is missing, damaged, or behind the chunks (dirty). */

@@ -103,9 +103,9 @@ export async function conversationChange(vault: Vault, chunks: ChunksRepo, conve
     const change = await diffChunks(existing, drafts, (draft) =>
       toChunkRecord(draft, { tier: 'chat', hlc: sealer.stamp(), createdAt: created.get(draft.messageIds[0] ?? '') ?? fallback }),
     );
-    return { ...change, at: conversationAt(conversation) };
+    return { ...change, at: conversationAt(conversation), createdAt: conversation.createdAt ?? null };
   }
-  return { ...(await diffChunks(existing, [], () => Promise.reject(new Error('unreachable')))), at: null };
+  return { ...(await diffChunks(existing, [], () => Promise.reject(new Error('unreachable')))), at: null, createdAt: null };
 }
 
 /** The chunks of a resource note (a pasted document); none when it is gone or no longer kept. */

@@ -10,6 +10,7 @@ import { Bm25Index } from '../../src/lib/core/index/bm25';
 import type { NoteRecord } from '../../src/lib/core/records';
 import { withStoreTimeout } from '../../src/lib/store/transaction';
 import { Catalog } from './catalog';
+import { conversationTexts } from './bm25-text';
 import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText } from './documents';
 import { dimsOf, type IndexState, LEXICAL } from './index-state';
 import { ModelIndex } from './model-index';
@@ -26,11 +27,14 @@ async function indexedNotes(state: IndexState): Promise<NoteRecord[]> {
   return kept.filter(isIndexedNote);
 }
 
-async function visibleConversationDates(state: IndexState): Promise<Map<string, number | null>> {
+/** Visible conversations: when each was last active (catalog order) and when it was created (BM25 dates). */
+async function visibleConversationDates(
+  state: IndexState,
+): Promise<{ dates: Map<string, number | null>; created: Map<string, number | null> }> {
   const rows = await withStoreTimeout(state.vault.db.conversations.where('state').equals('visible').toArray(), {
     label: 'reading conversations',
   });
-  return new Map(rows.map((c) => [c.id, conversationAt(c)]));
+  return { dates: new Map(rows.map((c) => [c.id, conversationAt(c)])), created: new Map(rows.map((c) => [c.id, c.createdAt ?? null])) };
 }
 
 /** Builds the catalog; returns the BM25 index (the saved one when it holds exactly the catalog). */
@@ -38,7 +42,7 @@ export async function loadDocuments(state: IndexState): Promise<void> {
   const saved = await state.bm25Store.load();
   let bm25 = saved.index;
   let why = saved.index ? null : saved.why;
-  const dates = await visibleConversationDates(state);
+  const { dates, created } = await visibleConversationDates(state);
   const catalog = new Catalog();
   for await (const page of state.chunks.pages()) {
     for (const chunk of page) {
@@ -65,7 +69,13 @@ export async function loadDocuments(state: IndexState): Promise<void> {
     return;
   }
   const fresh = new Bm25Index();
-  for await (const page of state.chunks.pages()) for (const chunk of page) fresh.add(chunk.id, chunkIndexText(chunk));
+  // Conversation by conversation (a window reads its neighbours), then whatever else the catalog holds.
+  for (const [conversationId, createdAt] of created) {
+    const texts = await conversationTexts(state.vault, createdAt, await state.chunks.forConversation(conversationId));
+    for (const [id, text] of texts) fresh.add(id, text);
+  }
+  for await (const page of state.chunks.pages())
+    for (const chunk of page) if (!fresh.has(chunk.id)) fresh.add(chunk.id, chunkIndexText(chunk));
   for (const note of notes) fresh.add(note.id, noteIndexText(note));
   state.bm25 = fresh;
   state.bm25Info = { loadedFrom: catalog.size ? 'rebuilt' : 'empty', verifiedAt: state.now() };

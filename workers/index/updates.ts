@@ -7,6 +7,7 @@
 import type { ChunkRecord } from '../../src/lib/core/records';
 import type { ChunkChange } from '../../src/lib/store/chunks-repo';
 import { chunkEntry, chunkIndexText, conversationChange, isIndexedNote, noteEntry, noteIndexText, resourceChange } from './documents';
+import { conversationTexts } from './bm25-text';
 import type { IndexState } from './index-state';
 
 export interface UpdateCounts {
@@ -17,7 +18,17 @@ export interface UpdateCounts {
 
 const empty = (): UpdateCounts => ({ added: 0, changed: 0, removed: 0 });
 
-async function applyChange(state: IndexState, change: ChunkChange & { current: ChunkRecord[] }, at: number | null): Promise<UpdateCounts> {
+/**
+ * `texts`: what BM25 reads per chunk when it is not the chunk's own context text (a conversation's
+ * neighbour windows, bm25-text.ts). A window reads its neighbours, so when any chunk of the
+ * conversation changed, every chunk is re-read into BM25.
+ */
+async function applyChange(
+  state: IndexState,
+  change: ChunkChange & { current: ChunkRecord[] },
+  at: number | null,
+  texts?: ReadonlyMap<string, string>,
+): Promise<UpdateCounts> {
   const counts = empty();
   const touched = change.put.length + change.remove.length > 0;
   if (touched) {
@@ -35,11 +46,12 @@ async function applyChange(state: IndexState, change: ChunkChange & { current: C
   for (const chunk of change.current) {
     const entry = chunkEntry(chunk, at);
     const known = state.catalog.get(chunk.id);
-    if (written.has(chunk.id) || !state.bm25.has(chunk.id)) {
+    const fresh = written.has(chunk.id) || !state.bm25.has(chunk.id);
+    if (fresh || (touched && texts)) {
       if (!touched) await state.bm25Store.markDirty();
-      state.bm25.add(chunk.id, chunkIndexText(chunk));
-      if (known) counts.changed++;
-      else counts.added++;
+      state.bm25.add(chunk.id, texts?.get(chunk.id) ?? chunkIndexText(chunk));
+      if (fresh && known) counts.changed++;
+      else if (fresh) counts.added++;
     }
     if (!known || known.hash !== entry.hash || known.at !== entry.at) state.catalog.set(entry);
   }
@@ -48,7 +60,8 @@ async function applyChange(state: IndexState, change: ChunkChange & { current: C
 
 export async function reindexConversation(state: IndexState, conversationId: string): Promise<UpdateCounts> {
   const change = await conversationChange(state.vault, state.chunks, conversationId, state.sealer);
-  return state.lock.run(() => applyChange(state, change, change.at));
+  const texts = await conversationTexts(state.vault, change.createdAt, change.current);
+  return state.lock.run(() => applyChange(state, change, change.at, texts));
 }
 
 /** A resource note is chunked; a kept atomic note is one document; anything else leaves the index. */

@@ -71,8 +71,11 @@ export function dateInWords(ms: number | null): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]!} ${d.getUTCFullYear()}`;
 }
 
+/** What a window reads of a chunk: a draft here, a stored ChunkRecord in the index worker. */
+export type WindowPart = Pick<ChunkDraft, 'text' | 'contextText'>;
+
 /** The lines a neighbour contributes: its speaker lines, without the title and date header. */
-function neighbourLines(draft: ChunkDraft): string {
+function neighbourLines(draft: WindowPart): string {
   const lines = draft.contextText.split('\n');
   // contextText = header line (title — date), then heading path / speaker lines (context-text.ts).
   return lines.slice(1).join('\n');
@@ -86,8 +89,9 @@ function nearestWords(text: string, max: number | undefined, from: 'start' | 'en
   return (from === 'start' ? words.slice(0, max) : words.slice(-max)).join(' ');
 }
 
-function windowText(drafts: readonly ChunkDraft[], i: number, n: NeighbourOptions): string {
-  const lines = n.neighbourSpeakers ? neighbourLines : (d: ChunkDraft) => d.text;
+/** A unit's context text with the words of its neighbours (what BM25 reads). */
+export function windowText(drafts: readonly WindowPart[], i: number, n: NeighbourOptions): string {
+  const lines = n.neighbourSpeakers ? neighbourLines : (d: WindowPart) => d.text;
   const before = drafts.slice(Math.max(0, i - n.before), i).map((d) => nearestWords(lines(d), n.maxNeighbourWords, 'end'));
   const after = drafts.slice(i + 1, i + 1 + n.after).map((d) => nearestWords(lines(d), n.maxNeighbourWords, 'start'));
   const self = Array.from({ length: Math.max(0, (n.selfWeight ?? 1) - 1) }, () => drafts[i]!.text);

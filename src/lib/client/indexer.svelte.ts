@@ -1,7 +1,10 @@
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
+import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../core/recall/ports';
+import { activeLlm } from './active-llm';
+import { llmPort } from './llm-port';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
 
@@ -84,6 +87,18 @@ export class IndexClient {
     const entry = await this.rpc.call('importModelFiles', [inputs], 10 * 60_000);
     await this.refreshModels();
     return entry;
+  }
+
+  /**
+   * Recall in the index worker with the page's active model (a comlink proxy, or null: the gate
+   * then fails open and says so). Only the newest request yields a result; an older one that
+   * finishes later comes back `stale` (the worker also aborts it).
+   */
+  async recall(request: RecallRequest): Promise<RecallResponse> {
+    const llm = activeLlm();
+    const port = llm ? Comlink.proxy(llmPort(llm)) : null;
+    const answer = await this.rpc.latest('recall', 'recall', [request, port], 120_000);
+    return answer.stale ? { requestId: request.requestId, stale: true } : answer.value;
   }
 
   /** The read path's ports over the index worker (recall runs on top of these). */

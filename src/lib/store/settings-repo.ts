@@ -39,6 +39,13 @@ export interface SettingsShape {
   'index.serving': EmbedderChoice | null;
   /** An embedder whose index is being built in the background; it serves once complete. */
   'index.target': EmbedderChoice | null;
+  /** Recall screen (device-only by their prefix): target model preset id or a custom window in tokens. */
+  'device.recall.target': string | number;
+  'device.recall.format': 'markdown' | 'xml';
+  /** The funnel switch; off shows the plain hybrid ranking for comparison. */
+  'device.recall.funnel': boolean;
+  /** Copy to prompt adds the typed prompt after the package. */
+  'device.recall.appendPrompt': boolean;
 }
 
 export const SETTING_DEFAULTS: SettingsShape = {
@@ -62,6 +69,10 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'index.paused': false,
   'index.serving': null,
   'index.target': null,
+  'device.recall.target': 'gpt-4o',
+  'device.recall.format': 'markdown',
+  'device.recall.funnel': true,
+  'device.recall.appendPrompt': false,
 };
 
 /**

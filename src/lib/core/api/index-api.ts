@@ -8,6 +8,7 @@ import type { VaultError } from '../errors';
 import type { CandidateRecord, LexicalHit, VectorHit } from '../recall/ports';
 import type { EmbedderChoice, EmbeddingModelSpec } from './embedder';
 import type { JobProgress, JobSpec } from './jobs';
+import type { RecallLlmPort, RecallRequest, RecallResponse } from './recall-api';
 
 export const INDEX_JOBS = {
   /** Re-chunk and re-index the named conversations and notes (queued by the importer). */
@@ -167,6 +168,12 @@ export interface IndexApi {
   candidates(ids: string[]): Promise<CandidateRecord[]>;
   /** The query vector of the serving embedder (with its query prefix). */
   embedQuery(text: string): Promise<Float32Array>;
+  /**
+   * The whole read path and its package (src/lib/core/api/recall-api.ts). `llm` is a comlink proxy
+   * of the page's active model, or null (the gate fails open and says so). A newer request aborts
+   * an older one, which answers `stale`.
+   */
+  recall(request: RecallRequest, llm?: RecallLlmPort | null): Promise<RecallResponse>;
 
   pause(): Promise<void>;
   resume(): Promise<void>;

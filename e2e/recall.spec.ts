@@ -1,0 +1,145 @@
+import { expect, test } from '@playwright/test';
+import { ImportPage } from './pages/import';
+import { IndexPanels } from './pages/index-panels';
+import { RecallPage } from './pages/recall';
+import { MOSS_ANSWER, MOSS_TEA, MOSS_TRANSCRIPT } from './recall-fixtures';
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+test('import, index, type a prompt: kept and dropped items, Copy puts the package on the clipboard', async ({ page }) => {
+  test.setTimeout(120_000);
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  const recall = new RecallPage(page);
+  await importPage.open();
+  await importPage.paste(MOSS_TRANSCRIPT);
+  expect((await importPage.storedCounts()).conversations).toBe(1);
+  await importPage.open();
+  await importPage.paste(MOSS_TEA);
+  expect((await importPage.storedCounts()).conversations).toBe(1);
+  await panels.openSettings();
+  await panels.waitUpToDate();
+
+  await recall.open();
+  await expect(recall.input).toBeFocused();
+  // Typing alone runs the search (debounced).
+  await recall.input.pressSequentially('What soil does moss need?');
+  await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
+  await expect(recall.results.filter({ hasText: 'slightly acidic' })).toHaveCount(1);
+  // The same answer in two conversations: the funnel keeps one copy and lists the other as dropped.
+  await expect(recall.dropped.filter({ hasText: 'duplicate' }).first()).toBeVisible();
+  await expect(recall.gate).toContainText('did not run');
+  await expect(recall.gate).toHaveAttribute('data-reason', 'no-llm');
+
+  await recall.copyButton.click();
+  await expect(page.getByTestId('recall-copy-status')).toHaveAttribute('data-state', 'copied');
+  const copied = await recall.clipboard();
+  expect(copied).toBe(await recall.packageText());
+  expect(copied).toContain(MOSS_ANSWER);
+  expect(copied).toContain('Memory context');
+
+  // Pin and drop: a dropped item leaves the results and is listed as dropped by you.
+  const before = await recall.results.count();
+  const last = recall.results.nth(before - 1);
+  const droppedId = await last.getAttribute('data-id');
+  await last.getByTestId('recall-drop').click();
+  await expect(page.locator(`[data-testid="recall-excluded"][data-id="${droppedId}"]`)).toBeVisible();
+  await expect(page.locator(`[data-testid="recall-result"][data-id="${droppedId}"]`)).toHaveCount(0);
+  await page.locator(`[data-testid="recall-excluded"][data-id="${droppedId}"]`).getByTestId('recall-restore').click();
+  await expect(page.locator(`[data-testid="recall-result"][data-id="${droppedId}"]`)).toBeVisible();
+  // A pinned item goes first, as Core, and stays pinned on the next search.
+  await page.locator(`[data-testid="recall-result"][data-id="${droppedId}"]`).getByTestId('recall-pin').click();
+  await expect(recall.results.first()).toHaveAttribute('data-id', droppedId!);
+  await expect(recall.results.first()).toHaveAttribute('data-pinned', 'true');
+  await expect(recall.results.first().getByTestId('recall-result-tier')).toHaveText('Core');
+  // The intent is shown and can be edited; the search reruns with it.
+  const intent = page.getByTestId('recall-intent');
+  await expect(intent).toHaveValue(/moss/u);
+  await intent.fill('Garden care: moss soil');
+  await intent.press('Enter');
+  await expect(page.getByText('(edited by you)')).toBeVisible();
+  await expect(intent).toHaveValue('Garden care: moss soil');
+  await expect(page.getByTestId('error-banner')).toHaveCount(0);
+});
+
+test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format and target are remembered', async ({ page }) => {
+  test.setTimeout(120_000);
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  const recall = new RecallPage(page);
+  await importPage.open();
+  await importPage.paste(MOSS_TRANSCRIPT);
+  await importPage.storedCounts();
+  await panels.openSettings();
+  await panels.waitUpToDate();
+
+  await recall.open();
+  await page.getByTestId('recall-format').selectOption('xml');
+  await page.getByTestId('recall-target').selectOption('local-4k');
+  await recall.input.fill('moss soil');
+  await recall.input.press('Shift+Enter');
+  await expect(recall.input).toHaveValue('moss soil\n');
+  await recall.input.press('Enter');
+  await expect(recall.input).toHaveValue('moss soil\n');
+  await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
+  await expect(recall.package).toContainText('<memory_context>');
+  await expect(page.getByTestId('recall-budget')).toContainText('/ 3,072 tokens');
+  await recall.input.press('Control+Enter');
+  await expect(page.getByTestId('recall-copy-status')).toHaveAttribute('data-state', 'copied');
+  const copied = await recall.clipboard();
+  expect(copied).toBe(await recall.packageText());
+  expect(copied).toContain('slightly acidic');
+  // Ctrl+Enter right after typing (the debounced search has not run yet) copies the new prompt's package.
+  await recall.input.fill('how often to water the moss in dry weather');
+  await recall.input.press('Control+Enter');
+  await expect.poll(() => recall.clipboard()).toContain('Mist it daily');
+  expect(await recall.clipboard()).toBe(await recall.packageText());
+
+  await page.reload();
+  await expect(page.getByTestId('recall-format')).toHaveValue('xml');
+  await expect(page.getByTestId('recall-target')).toHaveValue('local-4k');
+});
+
+test('the vault holds nothing on this: an explicit state, no package', async ({ page }) => {
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  const recall = new RecallPage(page);
+  await importPage.open();
+  await importPage.paste(MOSS_TRANSCRIPT);
+  await importPage.storedCounts();
+  await panels.openSettings();
+  await panels.waitUpToDate();
+  await recall.open();
+  // Words (and character 3-grams) the vault does not hold: the lexical embedder's floor is low, so a
+  // merely unrelated English prompt can still pass it on shared 3-grams.
+  await recall.input.fill('zzqx vvkj wwpf');
+  await recall.input.press('Enter');
+  await expect(page.getByTestId('recall-empty')).toBeVisible({ timeout: 30_000 });
+  await expect(recall.results).toHaveCount(0);
+  await expect(recall.copyButton).toHaveCount(0);
+});
+
+test('a refused clipboard write says so and how to copy by hand', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator.clipboard, 'writeText', {
+      value: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')),
+    });
+  });
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  const recall = new RecallPage(page);
+  await importPage.open();
+  await importPage.paste(MOSS_TRANSCRIPT);
+  await importPage.storedCounts();
+  await panels.openSettings();
+  await panels.waitUpToDate();
+  await recall.open();
+  await recall.input.fill('moss soil');
+  await recall.input.press('Enter');
+  await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
+  await recall.copyButton.click();
+  const status = page.getByTestId('recall-copy-status');
+  await expect(status).toHaveAttribute('data-state', 'refused');
+  await expect(status).toContainText('refused to write to the clipboard');
+  await expect(status).toContainText('Ctrl+C');
+});

@@ -1,0 +1,239 @@
+import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
+import { describeError } from '../core/error-text';
+import type { VaultError } from '../core/errors';
+import { toVaultError } from '../core/errors';
+import { DEFAULT_TARGET_ID, resolveTarget } from '../core/recall/model-windows';
+import type { PackageFormat } from '../core/recall/package-format';
+import { indexer } from './indexer.svelte';
+import { mainVault } from './vault';
+
+export type RecallAnswer = Extract<RecallResponse, { stale: false }>;
+
+/** What the search needs from the index worker (IndexClient.recall; a fake in tests). */
+export interface RecallBackend {
+  recall(request: RecallRequest): Promise<RecallResponse>;
+}
+
+/** Where the screen's choices are remembered (the vault's device settings). */
+export interface RecallPrefs {
+  target: string | number;
+  format: PackageFormat;
+  funnel: boolean;
+  appendPrompt: boolean;
+}
+
+export const DEBOUNCE_MS = 300;
+
+/**
+ * The Recall screen's state: the prompt and the person's choices, the newest answer of the index
+ * worker (older ones are dropped by request id), and copy-to-prompt. Typing reruns the search after
+ * a short pause; Enter runs it at once.
+ */
+export class RecallSession {
+  prompt = $state('');
+  /** The intent as the person edited it; null: derived from the prompt. */
+  intentEdit = $state<string | null>(null);
+  funnel = $state(true);
+  target = $state<string | number>(DEFAULT_TARGET_ID);
+  format = $state<PackageFormat>('markdown');
+  appendPrompt = $state(false);
+  pinned = $state<string[]>([]);
+  dropped = $state<string[]>([]);
+  answer = $state<RecallAnswer | null>(null);
+  error = $state<VaultError | null>(null);
+  running = $state(false);
+  copy = $state<{ state: 'idle' | 'copied' | 'refused'; message: string | null }>({ state: 'idle', message: null });
+
+  /** Exactly what Copy puts on the clipboard (and what the preview shows). */
+  readonly copyText = $derived.by(() => {
+    const text = this.answer?.package.text ?? '';
+    if (!text) return '';
+    return this.appendPrompt && this.answer ? `${text}\n${this.answer.result.prompt}\n` : text;
+  });
+
+  private seq = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly backend: RecallBackend = { recall: (r) => indexer().recall(r) },
+    private readonly prefs: { load(): Promise<RecallPrefs>; save(p: RecallPrefs): Promise<void> } = vaultPrefs,
+  ) {}
+
+  async loadPrefs(): Promise<void> {
+    const p = await this.prefs.load();
+    this.target = resolveTarget(p.target) ? p.target : DEFAULT_TARGET_ID;
+    this.format = p.format;
+    this.funnel = p.funnel;
+    this.appendPrompt = p.appendPrompt;
+  }
+
+  private savePrefs(): void {
+    const p = { target: this.target, format: this.format, funnel: this.funnel, appendPrompt: this.appendPrompt };
+    this.prefs.save(p).catch(() => undefined);
+  }
+
+  /** The prompt changed (typing): a new prompt has its own intent; search after a pause. */
+  typed(): void {
+    this.intentEdit = null;
+    this.schedule();
+  }
+
+  schedule(delay = DEBOUNCE_MS): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.run();
+    }, delay);
+  }
+
+  /**
+   * The index grew (documents indexed meanwhile): search the prompt again, unless a search is
+   * already waiting. Never pushes back a search the person's typing scheduled.
+   */
+  refresh(delay = 1_000): void {
+    if (this.timer !== null || !this.prompt.trim()) return;
+    this.schedule(delay);
+  }
+
+  /** Runs the search now; an answer to an older request that arrives later is dropped. */
+  async run(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const prompt = this.prompt.trim();
+    const requestId = ++this.seq;
+    if (!prompt) {
+      this.answer = null;
+      this.error = null;
+      this.running = false;
+      return;
+    }
+    const request: RecallRequest = {
+      requestId,
+      prompt,
+      intent: this.intentEdit?.trim() || null,
+      funnel: this.funnel,
+      target: this.target,
+      format: this.format,
+      pinned: [...this.pinned],
+      dropped: [...this.dropped],
+    };
+    this.running = true;
+    try {
+      const response = await this.backend.recall(request);
+      if (response.stale || requestId !== this.seq) return;
+      this.answer = response;
+      this.error = null;
+      this.copy = { state: 'idle', message: null };
+    } catch (thrown) {
+      if (requestId !== this.seq) return;
+      this.error = toVaultError(thrown, 'recall/failed');
+    } finally {
+      if (requestId === this.seq) this.running = false;
+    }
+  }
+
+  editIntent(text: string): void {
+    this.intentEdit = text;
+    this.schedule();
+  }
+
+  setTarget(target: string | number): void {
+    if (!resolveTarget(target)) return;
+    this.target = target;
+    this.savePrefs();
+    void this.run();
+  }
+
+  setFormat(format: PackageFormat): void {
+    this.format = format;
+    this.savePrefs();
+    void this.run();
+  }
+
+  setFunnel(on: boolean): void {
+    this.funnel = on;
+    this.savePrefs();
+    void this.run();
+  }
+
+  setAppendPrompt(on: boolean): void {
+    this.appendPrompt = on;
+    this.savePrefs();
+  }
+
+  togglePin(id: string): void {
+    this.pinned = this.pinned.includes(id) ? this.pinned.filter((p) => p !== id) : [...this.pinned, id];
+    this.dropped = this.dropped.filter((d) => d !== id);
+    void this.run();
+  }
+
+  drop(id: string): void {
+    if (!this.dropped.includes(id)) this.dropped = [...this.dropped, id];
+    this.pinned = this.pinned.filter((p) => p !== id);
+    void this.run();
+  }
+
+  restore(id: string): void {
+    this.dropped = this.dropped.filter((d) => d !== id);
+    void this.run();
+  }
+
+  /**
+   * The keyboard shortcut: when the answer on screen is not for the prompt as typed (a search is
+   * still waiting out the debounce), it runs first, so what is copied always matches the prompt.
+   */
+  async copyLatest(): Promise<boolean> {
+    if (this.timer !== null || (this.prompt.trim() && this.answer?.result.prompt !== this.prompt.trim())) await this.run();
+    return this.copyToPrompt();
+  }
+
+  /** Copies the package (and the prompt, when asked) to the clipboard; says so when refused. */
+  async copyToPrompt(clipboard: Pick<Clipboard, 'writeText'> | undefined = globalThis.navigator?.clipboard): Promise<boolean> {
+    const text = this.copyText;
+    if (!text) {
+      this.copy = { state: 'refused', message: 'There is nothing to copy yet: type a prompt that the vault has memories for.' };
+      return false;
+    }
+    try {
+      if (!clipboard) throw new Error('This browser offers no clipboard to this page.');
+      await clipboard.writeText(text);
+      this.copy = { state: 'copied', message: null };
+      return true;
+    } catch (thrown) {
+      const why = describeError(thrown).sentence;
+      this.copy = {
+        state: 'refused',
+        message: `The browser refused to write to the clipboard (${why}). Select the package below and copy it with Ctrl+C (Cmd+C on a Mac).`,
+      };
+      return false;
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.seq++;
+  }
+}
+
+const vaultPrefs = {
+  async load(): Promise<RecallPrefs> {
+    const { settings } = await mainVault();
+    const [target, format, funnel, appendPrompt] = await Promise.all([
+      settings.get('device.recall.target'),
+      settings.get('device.recall.format'),
+      settings.get('device.recall.funnel'),
+      settings.get('device.recall.appendPrompt'),
+    ]);
+    return { target, format, funnel, appendPrompt };
+  },
+  async save(p: RecallPrefs): Promise<void> {
+    const { settings } = await mainVault();
+    await Promise.all([
+      settings.set('device.recall.target', p.target),
+      settings.set('device.recall.format', p.format),
+      settings.set('device.recall.funnel', p.funnel),
+      settings.set('device.recall.appendPrompt', p.appendPrompt),
+    ]);
+  },
+};

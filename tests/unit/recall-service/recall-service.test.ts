@@ -1,0 +1,254 @@
+import * as Comlink from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
+import type { Llm, LlmCallOptions, LlmMessage } from '../../../src/lib/core/api/llm';
+import type { RecallRequest, RecallResponse } from '../../../src/lib/core/api/recall-api';
+import { contentHash } from '../../../src/lib/core/text/normalize';
+import { llmPort } from '../../../src/lib/client/llm-port';
+import { exposeApi } from '../../../workers/expose';
+import { AccessWriteBack } from '../../../workers/index/access-write-back';
+import { RecallService } from '../../../workers/index/recall-service';
+import { indexHarness, type Harness } from '../../factories/index-harness';
+import { BUDGET, MAPLE, MOSS } from '../../factories/index-fixtures';
+import { note } from '../../factories/records';
+
+const NOW = Date.UTC(2026, 10, 22);
+const harnesses: Harness[] = [];
+afterEach(() => {
+  for (const h of harnesses.splice(0)) h.close();
+});
+
+async function vault(): Promise<Harness> {
+  const h = await indexHarness();
+  harnesses.push(h);
+  await h.importText('maple.txt', MAPLE);
+  await h.importText('moss.txt', MOSS);
+  await h.importText('budget.txt', BUDGET);
+  await h.drain();
+  return h;
+}
+
+let seq = 0;
+function request(prompt: string, over: Partial<RecallRequest> = {}): RecallRequest {
+  return { requestId: ++seq, prompt, intent: null, funnel: true, target: 'gpt-4o', format: 'markdown', pinned: [], dropped: [], ...over };
+}
+
+function answered(response: RecallResponse) {
+  if (response.stale) throw new Error('expected an answer, got stale');
+  return response;
+}
+
+/**
+ * A test-only Llm that answers by stage: the fit-gate gets `gate(messages)`, intent and
+ * decomposition get an answer that is not JSON (they fall back to the deterministic versions).
+ */
+function stagedLlm(gate: (messages: readonly LlmMessage[], options: LlmCallOptions) => Promise<string>): Llm & { gateCalls: number } {
+  const llm = {
+    id: 'fake:staged',
+    kind: 'fake' as const,
+    gateCalls: 0,
+    async complete(messages: readonly LlmMessage[], options: LlmCallOptions): Promise<string> {
+      if (!messages[0]!.content.includes('relevance gate')) return 'not json';
+      llm.gateCalls++;
+      return gate(messages, options);
+    },
+  };
+  return llm;
+}
+
+/** Candidates the gate saw, by their refs (m1, m2, ...), from its prompt. */
+const refsIn = (messages: readonly LlmMessage[]) => [...messages[1]!.content.matchAll(/<memory ref="(m\d+)"/gu)].map((m) => m[1]!);
+
+describe('recall served by the index worker (RecallService over the real index service)', () => {
+  it('answers from the vault: kept items, the package with their text, no LLM so the gate says it did not run', async () => {
+    const h = await vault();
+    const service = new RecallService(h.service, { now: () => NOW });
+    const r = answered(await service.recall(request('How do I prune a Japanese maple?')));
+    const texts = r.result.items.map((c) => c.record.text).join('\n');
+    expect(texts).toContain('Prune in late winter');
+    expect(r.result.items.map((c) => c.record.text).join('\n')).not.toContain('travel budget');
+    expect(r.result.gate).toMatchObject({ ran: false, reason: 'no-llm' });
+    expect(r.package.text).toContain('Prune in late winter');
+    expect(r.package.tokens).toBeLessThanOrEqual(r.package.budget);
+    expect(r.embedderId).toBe('lexical-v1-384');
+    expect(r.documents).toBeGreaterThan(0);
+    const xml = answered(await service.recall(request('How do I prune a Japanese maple?', { format: 'xml', target: 4096 })));
+    expect(xml.package.text).toMatch(/^<memory_context>/u);
+    expect(xml.package.budget).toBe(3072);
+  });
+
+  it('a newer request wins: the older one is aborted and answers stale, and an older id arriving late is stale at once', async () => {
+    const h = await vault();
+    const service = new RecallService(h.service, { now: () => NOW });
+    let gateStarted!: () => void;
+    const started = new Promise<void>((resolve) => (gateStarted = resolve));
+    const hanging = stagedLlm(() => {
+      gateStarted();
+      return new Promise<string>(() => undefined);
+    });
+    const first = service.recall(request('moss soil'), hanging);
+    await started;
+    const second = service.recall(request('moss watering'));
+    expect(await first).toEqual({ requestId: seq - 1, stale: true });
+    expect(answered(await second).result.items.length).toBeGreaterThan(0);
+    expect(await service.recall({ ...request('maple'), requestId: 1 })).toEqual({ requestId: 1, stale: true });
+  });
+
+  it('pins are kept first and as Core even when the gate drops them; drops are never retrieved', async () => {
+    const h = await vault();
+    const service = new RecallService(h.service, { now: () => NOW });
+    const plain = answered(await service.recall(request('Japanese garden moss soil')));
+    const [top, second] = plain.result.items;
+    expect(top && second).toBeTruthy();
+    const dropsFirst = stagedLlm(async (messages) =>
+      JSON.stringify({ verdicts: refsIn(messages).map((ref, i) => ({ ref, keep: i !== 0, reason: i === 0 ? 'off topic' : 'on topic' })) }),
+    );
+    const gated = answered(await service.recall(request('Japanese garden moss soil'), dropsFirst));
+    expect(gated.result.gate).toMatchObject({ ran: true, llmId: 'fake:staged', dropped: 1 });
+    const gateDrop = gated.result.dropped.find((d) => d.stage === 'fit-gate')!;
+    expect(gateDrop.reason).toBe('off topic');
+
+    const pinnedId = gateDrop.candidate.record.id;
+    const pinned = answered(await service.recall(request('Japanese garden moss soil', { pinned: [pinnedId] }), dropsFirst));
+    expect(pinned.result.items[0]!.record).toMatchObject({ id: pinnedId, pinned: true });
+    expect(pinned.result.dropped.map((d) => d.candidate.record.id)).not.toContain(pinnedId);
+    expect(pinned.package.entries.find((e) => e.ref === pinnedId)!.budgetTier).toBe('core');
+
+    // A pin this prompt does not retrieve at all is still kept.
+    const budgetChunk = answered(await service.recall(request('Kyoto travel budget rail pass'))).result.items[0]!.record.id;
+    const far = answered(await service.recall(request('Japanese garden moss soil', { pinned: [budgetChunk] })));
+    expect(far.result.items[0]!.record.id).toBe(budgetChunk);
+    expect(far.package.text).toContain('Kyoto');
+
+    const dropped = answered(await service.recall(request('Japanese garden moss soil', { dropped: [top!.record.id] })));
+    const everywhere = [...dropped.result.items, ...dropped.result.dropped.map((d) => d.candidate)].map((c) => c.record.id);
+    expect(everywhere).not.toContain(top!.record.id);
+    expect(dropped.excluded).toEqual([{ id: top!.record.id, record: expect.objectContaining({ id: top!.record.id }) }]);
+    expect(dropped.package.text).not.toContain(`ref=${top!.record.id}>`);
+  });
+
+  it('fails open with every candidate kept when the gate times out or answers invalid JSON', async () => {
+    const h = await vault();
+    const quick = new RecallService(h.service, { now: () => NOW, gateTimeoutMs: 20 });
+    const baseline = answered(await quick.recall(request('moss soil water')));
+    const ids = baseline.result.items.map((c) => c.record.id);
+
+    const hang = stagedLlm(() => new Promise<string>(() => undefined));
+    const timedOut = answered(await quick.recall(request('moss soil water'), hang));
+    expect(timedOut.result.gate).toMatchObject({ ran: false, reason: 'timeout' });
+    expect(timedOut.result.items.map((c) => c.record.id)).toEqual(ids);
+
+    const invalid = stagedLlm(async () => '{"verdicts": "nope"');
+    const bad = answered(await quick.recall(request('moss soil water'), invalid));
+    expect(bad.result.gate).toMatchObject({ ran: false, reason: 'invalid-output' });
+    expect(bad.result.items.map((c) => c.record.id)).toEqual(ids);
+    expect(invalid.gateCalls).toBe(1);
+  });
+
+  it('takes the page LLM as a proxy whose id and kind are promised (as comlink hands them over)', async () => {
+    const h = await vault();
+    const service = new RecallService(h.service, { now: () => NOW });
+    const keepAll = stagedLlm(async (messages) =>
+      JSON.stringify({ verdicts: refsIn(messages).map((ref) => ({ ref, keep: true, reason: 'fits' })) }),
+    );
+    const proxy = { id: Promise.resolve('remote:model'), kind: Promise.resolve('webllm'), complete: keepAll.complete.bind(keepAll) };
+    const r = answered(await service.recall(request('moss soil'), proxy));
+    expect(r.result.gate).toMatchObject({ ran: true, llmId: 'remote:model', dropped: 0 });
+  });
+
+  it('crosses a real comlink boundary: the page LLM goes over as a proxy, the answer comes back as plain data', async () => {
+    const h = await vault();
+    const service = new RecallService(h.service, { now: () => NOW });
+    const channel = new MessageChannel();
+    exposeApi({ recall: (r: RecallRequest, llm?: Parameters<RecallService['recall']>[1]) => service.recall(r, llm) }, channel.port2);
+    const remote = Comlink.wrap<{ recall: RecallService['recall'] }>(channel.port1);
+    const dropAll = stagedLlm(async (messages) =>
+      JSON.stringify({ verdicts: refsIn(messages).map((ref) => ({ ref, keep: false, reason: 'not this field' })) }),
+    );
+    const page = Comlink.proxy({
+      id: dropAll.id,
+      kind: dropAll.kind,
+      complete: (m: readonly LlmMessage[], o: LlmCallOptions) => dropAll.complete(m, o),
+    });
+    try {
+      const r = answered(await remote.recall(request('moss soil'), page));
+      expect(r.result.gate).toMatchObject({ ran: true, llmId: 'fake:staged' });
+      expect(r.result.items).toEqual([]);
+      expect(r.result.holdsNothing).toMatchObject({ emptyAt: 'fit-gate' });
+      expect(r.result.dropped.every((d) => d.stage !== 'fit-gate' || d.reason === 'not this field')).toBe(true);
+      await expect(remote.recall(request('moss', { target: 'no-such-model' }), null)).rejects.toMatchObject({ code: 'input/invalid' });
+    } finally {
+      channel.port1.close();
+      channel.port2.close();
+    }
+  });
+
+  it("a newer query aborts the page's model call of the older one, across the comlink boundary", async () => {
+    const h = await vault();
+    const service = new RecallService(h.service, { now: () => NOW });
+    const channel = new MessageChannel();
+    exposeApi({ recall: (r: RecallRequest, llm?: Parameters<RecallService['recall']>[1]) => service.recall(r, llm) }, channel.port2);
+    const remote = Comlink.wrap<{ recall: RecallService['recall'] }>(channel.port1);
+    let gateStarted!: () => void;
+    const started = new Promise<void>((resolve) => (gateStarted = resolve));
+    let aborted!: () => void;
+    const pageAborted = new Promise<void>((resolve) => (aborted = resolve));
+    const hanging = stagedLlm(
+      (_messages, options) =>
+        new Promise<string>((_, reject) => {
+          options.signal?.addEventListener('abort', () => {
+            aborted();
+            reject(new Error('aborted on the page'));
+          });
+          gateStarted();
+        }),
+    );
+    try {
+      const first = remote.recall(request('moss soil'), Comlink.proxy(llmPort(hanging)));
+      await started;
+      const second = remote.recall(request('moss watering'), null);
+      expect(await first).toEqual({ requestId: seq - 1, stale: true });
+      await pageAborted;
+      expect(answered(await second).result.gate).toMatchObject({ ran: false, reason: 'no-llm' });
+    } finally {
+      channel.port1.close();
+      channel.port2.close();
+    }
+  });
+
+  it('writes back the reads of the notes it showed, batched and after the answer', async () => {
+    const h = await vault();
+    const text = 'Decided to repot the bonsai every second spring, in fresh akadama.';
+    const kept = note({
+      id: 'note-bonsai',
+      text,
+      status: 'kept',
+      keptAt: NOW - 1000,
+      createdAt: NOW - 1000,
+      contentHash: await contentHash(text),
+    });
+    await h.vault.notes.save(kept, { actor: 'user', action: 'keep', why: 'test', at: NOW });
+    await h.vault.jobs.enqueue(indexUpdateJob({ noteIds: [kept.id] }), NOW);
+    await h.drain();
+    const service = new RecallService(h.service, { now: () => NOW });
+    const r = answered(await service.recall(request('When should I repot the bonsai?')));
+    expect(r.result.items[0]!.record.id).toBe(kept.id);
+    expect(r.result.accessWrites).toEqual([{ id: kept.id, at: NOW }]);
+    await service.recall(request('bonsai repotting akadama'));
+    await service.writeBack.flush();
+    expect(await h.vault.notes.get(kept.id)).toMatchObject({ accessCount: 2, lastAccessedAt: NOW });
+    expect(await h.vault.notes.history(kept.id)).toHaveLength(1);
+  });
+
+  it('a failing write-back is reported, never thrown at the reader; a note that is gone is skipped', async () => {
+    const errors: unknown[] = [];
+    const failing = new AccessWriteBack({ notes: { recordAccess: () => Promise.reject(new Error('disk full')) } } as never, (e) =>
+      errors.push(e),
+    );
+    failing.push([{ id: 'n1', at: NOW }]);
+    await failing.flush();
+    expect(errors).toHaveLength(1);
+    const h = await vault();
+    expect(await h.vault.notes.recordAccess([{ id: 'no-such-note', at: NOW }])).toBe(0);
+  });
+});
