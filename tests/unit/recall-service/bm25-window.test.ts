@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conversationTexts } from '../../../workers/index/bm25-text';
 import { vaultUnits } from '../../../workers/recall/vault-units';
-import { indexHarness, type Harness } from '../../factories/index-harness';
+import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE, MOSS } from '../../factories/index-fixtures';
 import { chatgptExport } from '../../factories/import-generator';
 
@@ -15,15 +15,11 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-const harnesses: Harness[] = [];
-afterEach(() => {
-  for (const h of harnesses.splice(0)) h.close();
-});
+const fresh = harnessPool();
 
 describe("the app's BM25 reads what the recall engine reads (neighbour windows, date in words)", () => {
   it('indexes each conversation chunk with the same text as the engine unit of that chunk', async () => {
-    const h = await indexHarness();
-    harnesses.push(h);
+    const h = await fresh();
     await h.importText('maple.txt', MAPLE);
     await h.importText('moss.txt', MOSS);
     await h.importText('budget.txt', BUDGET);
@@ -48,8 +44,7 @@ describe("the app's BM25 reads what the recall engine reads (neighbour windows, 
   });
 
   it('finds an answer by the words of the question next to it, in the live index and after a rebuild', async () => {
-    const h = await indexHarness();
-    harnesses.push(h);
+    const h = await fresh();
     await h.importText('budget.txt', BUDGET);
     await h.drain();
     const chunks = await h.vault.db.chunks.toArray();

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import type { Llm, LlmCallOptions, LlmMessage } from '../../../src/lib/core/api/llm';
 import type { RecallRequest, RecallResponse } from '../../../src/lib/core/api/recall-api';
@@ -8,19 +8,15 @@ import { llmPort } from '../../../src/lib/client/llm-port';
 import { exposeApi } from '../../../workers/expose';
 import { AccessWriteBack } from '../../../workers/index/access-write-back';
 import { RecallService } from '../../../workers/index/recall-service';
-import { indexHarness, type Harness } from '../../factories/index-harness';
+import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE, MOSS } from '../../factories/index-fixtures';
 import { note } from '../../factories/records';
 
 const NOW = Date.UTC(2026, 10, 22);
-const harnesses: Harness[] = [];
-afterEach(() => {
-  for (const h of harnesses.splice(0)) h.close();
-});
+const fresh = harnessPool();
 
 async function vault(): Promise<Harness> {
-  const h = await indexHarness();
-  harnesses.push(h);
+  const h = await fresh();
   await h.importText('maple.txt', MAPLE);
   await h.importText('moss.txt', MOSS);
   await h.importText('budget.txt', BUDGET);
