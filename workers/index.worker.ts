@@ -1,5 +1,7 @@
 /// <reference lib="webworker" />
 import type { EmbedderChoice } from '../src/lib/core/api/embedder';
+import { EXTRACT_JOB } from '../src/lib/core/api/extract-api';
+import type { Llm } from '../src/lib/core/api/llm';
 import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexStatus } from '../src/lib/core/api/index-api';
 import { newId } from '../src/lib/core/ids';
 import { toVaultError, type VaultError } from '../src/lib/core/errors';
@@ -9,6 +11,9 @@ import { openIndexCache } from '../src/lib/store/vector-index-manifest';
 import { openVault, type Vault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
 import { embedWorkerHost } from './index/embed-worker-host';
+import { extractHandler } from './index/extract-job';
+import { indexNeighbours } from './index/index-neighbours';
+import { RemoteLlm } from './index/remote-llm';
 import { IndexService } from './index/index-service';
 import { holdWorkerLock, workerAlive, waitForLock } from './worker-locks';
 
@@ -31,6 +36,8 @@ let failure: VaultError | null = null;
 let service: IndexService | null = null;
 let runner: JobRunner | null = null;
 let work: IndexStatus['work'] = { paused: false, running: null, pending: 0 };
+/** The page's language model, lent for extraction (null: the rule-based extractor runs). */
+let pageLlm: Llm | null = null;
 
 function newService(vault: Vault, readOnly: boolean): IndexService {
   const library = cacheModelLibrary({
@@ -100,7 +107,8 @@ async function lead(vault: Vault): Promise<void> {
   runner = new JobRunner({
     jobs: vault.jobs,
     workerId,
-    handlers: leader.handlers(),
+    // Extraction runs here too: it needs the store and the index's neighbour search (extract-job.ts).
+    handlers: { ...leader.handlers(), [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => pageLlm }) },
     holderAlive: workerAlive,
     onChange: () => notifySoon(),
   });
@@ -182,6 +190,9 @@ const api: IndexApi = {
   useEmbedder: async (choice) => (await ready()).useEmbedder(choice),
   deleteModel: async (embedderId) => (await ready()).deleteModel(embedderId),
   importModelFiles: async (files, overrides) => (await ready()).importModelFiles(files, overrides),
+  async setLlm(info, bridge) {
+    pageLlm = info && bridge ? new RemoteLlm(info, bridge) : null;
+  },
 };
 
 exposeApi(api);

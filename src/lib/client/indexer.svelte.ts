@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
+import type { LlmBridge, LlmInfo } from '../core/api/extract-api';
 import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
 import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../core/recall/ports';
 import { errors } from './errors.svelte';
@@ -84,6 +85,11 @@ export class IndexClient {
     const entry = await this.rpc.call('importModelFiles', [inputs], 10 * 60_000);
     await this.refreshModels();
     return entry;
+  }
+
+  /** Lends the page's model to the extraction job (null takes it back). */
+  setLlm(info: LlmInfo | null, bridge: LlmBridge | null): Promise<void> {
+    return this.rpc.call('setLlm', [info, bridge ? Comlink.proxy(bridge) : null]);
   }
 
   /** The read path's ports over the index worker (recall runs on top of these). */
