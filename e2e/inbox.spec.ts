@@ -56,7 +56,23 @@ test('import a transcript: rule-based extraction runs with progress, candidates 
   await editor.press('Enter');
   await expect(inbox.items()).toHaveCount(total - 2);
 
+  // Notes: the edited engram's history, and undo restores the candidate exactly as it was.
   await page.goto('/notes');
   await expect(page.getByTestId('note-item')).toHaveCount(2);
-  await expect(page.getByTestId('note-item').filter({ hasText: 'Prune the courtyard maple in late February.' })).toHaveCount(1);
+  const edited = page.getByTestId('note-item').filter({ hasText: 'Prune the courtyard maple in late February.' });
+  await expect(edited).toHaveCount(1);
+  await edited.getByTestId('note-show-history').click();
+  const history = edited.getByTestId('note-history');
+  // The candidate edited was the one discarded and brought back: newest first.
+  await expect(history.getByTestId('note-history-entry')).toHaveCount(4);
+  const actions = await history.getByTestId('note-history-entry').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+  expect(actions).toEqual(['edit-and-keep', 'undo', 'discard', 'extract']);
+  expect(toDiscard).not.toBe('Prune the courtyard maple in late February.');
+  await history.getByTestId('note-undo').first().click();
+  await expect(page.getByTestId('note-item')).toHaveCount(1);
+
+  await inbox.open();
+  await expect(inbox.items()).toHaveCount(total - 1);
+  await expect(inbox.items().filter({ hasText: 'Prune the courtyard maple in late February.' })).toHaveCount(0);
+  await expect(inbox.items().filter({ hasText: toDiscard })).toHaveCount(1);
 });
