@@ -39,7 +39,12 @@ export interface SettingsShape {
   'index.serving': EmbedderChoice | null;
   /** An embedder whose index is being built in the background; it serves once complete. */
   'index.target': EmbedderChoice | null;
+  /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
+  'llm.choice': LlmChoice | null;
 }
+
+/** A WebLLM model in this browser, or an OpenAI-compatible server on the person's own machine. */
+export type LlmChoice = { kind: 'webllm'; modelId: string } | { kind: 'openai-compatible'; baseUrl: string; model: string };
 
 export const SETTING_DEFAULTS: SettingsShape = {
   'vault.id': null,
@@ -62,6 +67,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'index.paused': false,
   'index.serving': null,
   'index.target': null,
+  'llm.choice': null,
 };
 
 /**
@@ -83,6 +89,7 @@ export const DEVICE_SETTINGS: ReadonlySet<string> = new Set([
   'embedding.modelId',
   'jobs.paused',
   'storage.persistRequested',
+  'llm.choice',
 ]);
 
 export function isDeviceSetting(key: string): boolean {
