@@ -15,14 +15,14 @@ export class RemoteLlm implements Llm {
   constructor(
     info: LlmInfo,
     private readonly bridge: LlmBridge,
-    private readonly defaultTimeoutMs = 120_000,
+    private readonly options: { defaultTimeoutMs?: number; graceMs?: number } = {},
   ) {
     this.id = info.id;
     this.kind = info.kind;
   }
 
   complete(messages: readonly LlmMessage[], options: LlmCallOptions): Promise<string> {
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 120_000;
     return withDeadline(
       async () => {
         const answer = await this.bridge(
@@ -33,7 +33,7 @@ export class RemoteLlm implements Llm {
         return answer.text;
       },
       // A little longer than the page's own deadline, so the page's clearer error arrives first.
-      { timeoutMs: timeoutMs + 5_000, signal: options.signal, label: `The page's model (${this.id})` },
+      { timeoutMs: timeoutMs + (this.options.graceMs ?? 5_000), signal: options.signal, label: `The page's model (${this.id})` },
     );
   }
 }
