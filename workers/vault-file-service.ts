@@ -17,10 +17,9 @@ import type { DeriveKeyFn, KdfChoice } from '../src/lib/core/vaultfile/kdf';
 import { readVault } from '../src/lib/core/vaultfile/reader';
 import type { Vault } from '../src/lib/store/vault';
 import { exportVault, type VaultExport } from '../src/lib/store/vaultfile-export';
-import { indexRebuildJob } from '../src/lib/core/api/index-api';
 import { mergeVaultFile } from '../src/lib/store/vaultfile-merge';
 import { restoreVault } from '../src/lib/store/vaultfile-restore';
-import { changedSinceMark, SNOOZE_MS, vaultFileStatus, vaultFingerprint } from '../src/lib/store/vaultfile-status';
+import { changedSinceMark, SNOOZE_MS, vaultFileStatus, contentFingerprint } from '../src/lib/store/vaultfile-status';
 import { vaultCounts } from '../src/lib/store/vaultfile-tables';
 import { countingStream, exportFileName, streamToBlob } from './vault-file-sinks';
 
@@ -80,7 +79,7 @@ export class VaultFileServiceImpl implements VaultFileService {
   }
 
   async fingerprint(): Promise<string> {
-    return vaultFingerprint(await this.opening);
+    return contentFingerprint(await this.opening);
   }
 
   async exportFile(opId: string, request: ExportRequest, onProgress?: VaultFileProgressFn): Promise<ExportResult> {
@@ -95,7 +94,7 @@ export class VaultFileServiceImpl implements VaultFileService {
 
   async importFile(opId: string, request: ImportRequest, onProgress?: VaultFileProgressFn): Promise<ImportReport> {
     const vault = await this.opening;
-    return this.exclusive<ImportReport>(opId, async (signal) => {
+    return this.exclusive<ImportReport>(opId, (signal) => {
       const common = {
         passphrase: request.passphrase,
         deriveKey: this.options.deriveKey,
@@ -104,9 +103,7 @@ export class VaultFileServiceImpl implements VaultFileService {
         now: this.now,
       };
       const stream = request.file.stream() as ReadableStream<Uint8Array>;
-      const report = await (request.mode === 'restore' ? restoreVault(vault, stream, common) : mergeVaultFile(vault, stream, common));
-      await queueIndexRebuild(vault, this.now());
-      return report;
+      return request.mode === 'restore' ? restoreVault(vault, stream, common) : mergeVaultFile(vault, stream, common);
     });
   }
 
@@ -191,7 +188,6 @@ export class VaultFileServiceImpl implements VaultFileService {
         const stream = existing.stream() as ReadableStream<Uint8Array>;
         const options = { passphrase: request.passphrase, deriveKey: this.options.deriveKey, signal, onProgress, now: this.now };
         result.merged = await mergeVaultFile(vault, stream, options);
-        await queueIndexRebuild(vault, this.now());
         result.note = null;
         await vault.settings.set('vault.syncSeenExportedAt', exportedAt);
       }
@@ -232,9 +228,4 @@ export function createVaultFileService(opening: Promise<Vault>, options: VaultFi
 /** Whether an error says another operation holds the vault file (a background sync can just skip). */
 export function isBusyError(error: unknown): boolean {
   return isVaultError(error) && (error.detail as { busy?: unknown } | undefined)?.busy === true;
-}
-
-/** Restored or merged records reach recall through a rebuild of the index (deduplicated by the queue). */
-async function queueIndexRebuild(vault: Vault, now: number): Promise<void> {
-  await vault.jobs.enqueue(indexRebuildJob(), now);
 }

@@ -24,7 +24,11 @@ export class JobsRepo {
     private readonly backoff: BackoffPolicy = DEFAULT_BACKOFF,
   ) {}
 
-  /** Queues a job; with a `dedupeKey`, returns the live (pending or leased) job of that key instead. */
+  /**
+   * Queues a job; with a `dedupeKey`, returns the pending job of that key instead. A job of that key
+   * that is already running does not absorb the new one: it may have read its work before the change
+   * that queued this one (a model chosen while embedding ran), so a successor waits behind it.
+   */
   enqueue(spec: JobSpec, now: number): Promise<JobRecord> {
     return runTx(
       this.db,
@@ -35,7 +39,7 @@ export class JobsRepo {
           const live = await this.db.jobs
             .where('dedupeKey')
             .equals(spec.dedupeKey)
-            .filter((j) => j.status === 'pending' || j.status === 'leased')
+            .filter((j) => j.status === 'pending')
             .first();
           if (live) return live;
         }

@@ -94,3 +94,15 @@ export async function exportableState(vault: Vault): Promise<VaultState> {
 export async function vaultFingerprint(vault: Vault): Promise<string> {
   return vaultDigest(await exportableState(vault));
 }
+
+/**
+ * The fingerprint two devices compare (Settings): the digest of the person's records only. Chunks
+ * and vectors are the index, derived from those records and rebuilt by each device at its own pace
+ * (stamps and HNSW labels are device-local), so they are left out: two devices that hold the same
+ * conversations, messages, notes, history, imports, settings and deletions show the same fingerprint
+ * whether or not their indexes have caught up.
+ */
+export async function contentFingerprint(vault: Vault): Promise<string> {
+  const state = await exportableState(vault);
+  return vaultDigest({ ...state, chunks: [], vectors: [] });
+}

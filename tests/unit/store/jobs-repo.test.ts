@@ -63,6 +63,17 @@ describe('JobsRepo leasing', () => {
     expect(second.id).toBe(first.id);
     expect((await repo.counts()).pending).toBe(1);
   });
+
+  it('queues a successor when the job of that dedupe key is already running', async () => {
+    const db = track(freshDb());
+    const repo = new JobsRepo(db);
+    const running = await repo.enqueue({ type: 'embed', payload: 1, dedupeKey: 'embed:all' }, 1);
+    expect((await repo.lease('w', 2, 1000))?.id).toBe(running.id);
+    const successor = await repo.enqueue({ type: 'embed', payload: 2, dedupeKey: 'embed:all' }, 3);
+    expect(successor.id).not.toBe(running.id);
+    expect((await repo.enqueue({ type: 'embed', payload: 3, dedupeKey: 'embed:all' }, 4)).id).toBe(successor.id);
+    expect((await repo.counts()).pending).toBe(1);
+  });
 });
 
 describe('JobsRepo failures', () => {

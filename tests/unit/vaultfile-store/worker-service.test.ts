@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SYNC_FILE_NAME, type VaultFileProgress } from '../../../src/lib/core/api/vault-file';
-import { vaultFingerprint } from '../../../src/lib/store/vaultfile-status';
+import { INDEX_JOBS } from '../../../src/lib/core/api/index-api';
+import { contentFingerprint, vaultFingerprint } from '../../../src/lib/store/vaultfile-status';
 import type { Vault } from '../../../src/lib/store/vault';
 import { createVaultFileService } from '../../../workers/vault-file-service';
-import { note } from '../../factories/records';
+import { chunk, note } from '../../factories/records';
 import { MIN_ARGON2ID } from '../../factories/vault-crypto';
 import { sampleVault } from '../../factories/vault-state';
 import { closeVault, fastTestKdf, openTestVault, putState, stampAt } from './helpers';
@@ -114,5 +115,26 @@ describe('the vault-file worker service', () => {
     expect(again).toMatchObject({ merged: null, written: null, note: expect.stringContaining('no file newer') });
     await closeVault(deviceA);
     await closeVault(deviceB);
+  });
+
+  it('queues an index rebuild after a restore or merge; the fingerprint it shows leaves the index out', async () => {
+    const source = await vaultWithCanary();
+    const exported = await service(source).exportFile('op-1', { vectors: true });
+    const target = await openTestVault();
+    await service(target).importFile('op-2', { file: exported.file, mode: 'restore' });
+    const jobs = await target.db.jobs.toArray();
+    expect(jobs.filter((job) => job.type === INDEX_JOBS.rebuild)).toHaveLength(1);
+    await service(target).importFile('op-3', { file: exported.file, mode: 'merge' });
+    expect((await target.db.jobs.toArray()).filter((job) => job.type === INDEX_JOBS.rebuild)).toHaveLength(1);
+
+    const before = await contentFingerprint(target);
+    const full = await vaultFingerprint(target);
+    await putState(target, { chunks: [chunk({ id: 'chunk-derived', hlc: stampAt(95) })] });
+    expect(await contentFingerprint(target)).toBe(before);
+    expect(await vaultFingerprint(target)).not.toBe(full);
+    await putState(target, { notes: [note({ id: 'note-new', text: 'A new note.', hlc: stampAt(96) })] });
+    expect(await contentFingerprint(target)).not.toBe(before);
+    await closeVault(source);
+    await closeVault(target);
   });
 });

@@ -151,7 +151,7 @@ export interface VaultFileApi {
   status(check: ChangeCheck): Promise<VaultFileStatus>;
   /** Hides the reminder for a day. */
   snoozeReminder(): Promise<void>;
-  /** Canonical digest of what an export would hold: equal on two devices that hold the same vault. */
+  /** Digest of the person's records (the index left out, see contentFingerprint): equal on two devices that hold the same vault. */
   fingerprint(): Promise<string>;
   exportFile(opId: string, request: ExportRequest, onProgress?: VaultFileProgressFn): Promise<ExportResult>;
   importFile(opId: string, request: ImportRequest, onProgress?: VaultFileProgressFn): Promise<ImportReport>;
