@@ -16,6 +16,8 @@ test('import a transcript: rule-based extraction runs with progress, candidates 
   await importPage.open();
   await importPage.paste(TRANSCRIPT);
   expect(await importPage.storedCounts()).toEqual({ conversations: 1, messages: 4 });
+  // Extraction is queued by the import and its progress shows on the Import screen too.
+  await expect(page.getByTestId('extract-progress')).toBeVisible({ timeout: 30_000 });
 
   const inbox = new InboxPage(page);
   await inbox.open();

@@ -62,7 +62,9 @@ async function refreshWork(vault: Vault): Promise<void> {
     .filter((j) => INDEX_TYPES.includes(j.type))
     .count();
   const snapshot = runner ? await runner.snapshot() : null;
-  work = { paused: runner?.isPaused ?? false, running: snapshot?.running[0] ?? null, pending };
+  // The index panels show index work; extraction (same runner) reports its progress on the Inbox.
+  const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
+  work = { paused: runner?.isPaused ?? false, running, pending };
 }
 
 let notifyTimer: ReturnType<typeof setTimeout> | null = null;

@@ -14,10 +14,10 @@ export interface ExtractJobPayload {
   conversationId: string;
 }
 
-/** One job per conversation; a pending or running one is not queued twice. */
+/** One job per conversation; a pending or running one is not queued twice. After the index jobs (index.update 10, index.embed 50): recall first, then candidates. */
 export function extractJob(conversationId: string): JobSpec {
   const payload: ExtractJobPayload = { conversationId };
-  return { type: EXTRACT_JOB, payload, priority: 40, maxAttempts: 5, dedupeKey: `${EXTRACT_JOB}:${conversationId}` };
+  return { type: EXTRACT_JOB, payload, priority: 60, maxAttempts: 5, dedupeKey: `${EXTRACT_JOB}:${conversationId}` };
 }
 
 /** What a finished extraction job reports (stored as the job's result; the Inbox says which extractor ran). */
