@@ -10,7 +10,8 @@ import type { ExtractJobPayload, ExtractJobResult } from '../../src/lib/core/api
 import type { Llm } from '../../src/lib/core/api/llm';
 import { decideCandidate, type Neighbour } from '../../src/lib/core/curate/decide';
 import { isActive } from '../../src/lib/core/curate/provenance';
-import { NEAR_DUPLICATE_THRESHOLD, termSimilarity } from '../../src/lib/core/curate/similarity';
+import { NEAR_DUPLICATE_THRESHOLD } from '../../src/lib/core/curate/similarity';
+import { contentWordSet, jaccard } from '../../src/lib/core/extract/words';
 import { candidateNote } from '../../src/lib/core/extract/candidate-note';
 import { extractConversation, type ExtractOptions } from '../../src/lib/core/extract/driver';
 import { summarizeSession } from '../../src/lib/core/extract/summary';
@@ -29,6 +30,8 @@ export interface NeighbourSource {
   similar(text: string, k: number): Promise<{ id: string; similarity: number }[]>;
   /** The near-duplicate threshold calibrated for the similarity `similar` returns. */
   threshold(): number;
+  /** Candidates just written (a source that keeps its own index adds them; the index worker's re-reads). */
+  added?(notes: readonly NoteRecord[]): void;
 }
 
 export interface ExtractJobDeps {
@@ -42,18 +45,37 @@ export interface ExtractJobDeps {
   windowTokens?: number;
 }
 
-/** Kept and provisional notes by term overlap: the neighbour source without an index (CLI, tests). */
+/**
+ * Kept notes by term overlap: the neighbour source without an index (CLI, tests). Like the index
+ * (which holds kept notes, not candidates), it compares a candidate with engrams; a candidate equal
+ * to another candidate is still found by its content hash. An inverted index of stemmed content
+ * words, read from the vault once and told of notes written since, so a look-up touches only notes
+ * that share a word.
+ */
 export function termNeighbours(vault: Vault): NeighbourSource {
+  const words = new Map<string, Set<string>>();
+  const postings = new Map<string, Set<string>>();
+  const add = (note: NoteRecord): void => {
+    if (note.status !== 'kept' || note.tier === 'resource' || words.has(note.id)) return;
+    const set = contentWordSet(note.text);
+    words.set(note.id, set);
+    for (const w of set) postings.set(w, (postings.get(w) ?? new Set()).add(note.id));
+  };
+  let loaded: Promise<void> | null = null;
   return {
     async similar(text, k) {
-      const notes = await vault.db.notes.filter((n) => isActive(n) && n.tier !== 'resource').toArray();
-      return notes
-        .map((n) => ({ id: n.id, similarity: termSimilarity(text, n.text) }))
-        .filter((n) => n.similarity > 0)
-        .sort((a, b) => b.similarity - a.similarity)
+      loaded ??= vault.db.notes.toArray().then((notes) => notes.forEach(add));
+      await loaded;
+      const mine = contentWordSet(text);
+      const ids = new Set<string>();
+      for (const w of mine) for (const id of postings.get(w) ?? []) ids.add(id);
+      return [...ids]
+        .map((id) => ({ id, similarity: jaccard(mine, words.get(id)!) }))
+        .sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id))
         .slice(0, k);
     },
     threshold: () => NEAR_DUPLICATE_THRESHOLD.terms,
+    added: (notes) => notes.forEach(add),
   };
 }
 
@@ -150,6 +172,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     });
     await vault.notes.save(note, { actor: 'extractor', action: 'extract', why: `Extracted by the ${extractor} extractor.`, at: now() });
     written.push(note);
+    deps.neighbours.added?.([note]);
   }
   options.onProgress?.(run.windows.length + 1, run.windows.length + 1);
   const result: ExtractJobResult = {
