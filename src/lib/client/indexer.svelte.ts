@@ -16,6 +16,9 @@ export class IndexClient {
   models = $state<ModelEntry[]>([]);
   connection = $state<'starting' | 'ready' | 'failed'>('starting');
   private readonly rpc: RpcClient<IndexApi>;
+  // Listeners, not reactive state.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private readonly connectedListeners = new Set<() => void>();
 
   constructor() {
     this.rpc = new RpcClient<IndexApi>({
@@ -37,6 +40,8 @@ export class IndexClient {
       await this.rpc.call('subscribe', [Comlink.proxy((status: IndexStatus) => this.receive(status))]);
       await this.rpc.call('ready', [], 10 * 60_000);
       this.connection = 'ready';
+      // A restarted worker has lost what the page handed it (the language model): hand it again.
+      for (const listener of this.connectedListeners) listener();
       await this.refreshModels();
     } catch (error) {
       this.connection = 'failed';
@@ -85,6 +90,12 @@ export class IndexClient {
     const entry = await this.rpc.call('importModelFiles', [inputs], 10 * 60_000);
     await this.refreshModels();
     return entry;
+  }
+
+  /** Called each time the worker is (re)connected and ready; returns the unsubscribe function. */
+  onConnected(listener: () => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => this.connectedListeners.delete(listener);
   }
 
   /** Lends the page's model to the extraction job (null takes it back). */

@@ -58,6 +58,10 @@ export class LlmClient {
 
   private async init(): Promise<void> {
     onActiveLlmChange((llm) => void this.lend(llm));
+    indexer().onConnected(() => {
+      const llm = activeLlm();
+      if (llm) void this.lend(llm);
+    });
     const capabilities = await probeWebGpu(navigatorGpu());
     this.capabilities = capabilities;
     const memory = (navigator as Navigator & { deviceMemory?: number }).deviceMemory;
