@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import type { ImportApi } from '../src/lib/core/api/import';
 import { vaultError } from '../src/lib/core/errors';
-import { queueIndexing } from '../src/lib/store/index-queue';
+import { queueAfterPublish } from '../src/lib/store/extract-queue';
 import { runImport } from '../src/lib/store/importer';
 import { openVault } from '../src/lib/store/vault';
 import { IMPORT_LOCK_PREFIX, rollbackInterrupted } from '../src/lib/store/import-recovery';
@@ -50,8 +50,8 @@ const api: ImportApi = {
         signal: controller.signal,
         onProgress,
         onStarted: (importId) => holdLock(`${IMPORT_LOCK_PREFIX}${importId}`),
-        // The index worker leases index.update within a second of each file becoming visible.
-        onPublished: queueIndexing(vault),
+        // The index worker leases index.update, then extract.conversation, within a second of each file becoming visible.
+        onPublished: queueAfterPublish(vault),
       });
     } finally {
       running = null;

@@ -1,5 +1,7 @@
 /// <reference lib="webworker" />
 import type { EmbedderChoice } from '../src/lib/core/api/embedder';
+import { EXTRACT_JOB } from '../src/lib/core/api/extract-api';
+import type { Llm } from '../src/lib/core/api/llm';
 import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexStatus } from '../src/lib/core/api/index-api';
 import { newId } from '../src/lib/core/ids';
 import { toVaultError, type VaultError } from '../src/lib/core/errors';
@@ -9,6 +11,9 @@ import { openIndexCache } from '../src/lib/store/vector-index-manifest';
 import { openVault, type Vault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
 import { embedWorkerHost } from './index/embed-worker-host';
+import { extractHandler } from './index/extract-job';
+import { indexNeighbours } from './index/index-neighbours';
+import { RemoteLlm } from './index/remote-llm';
 import { IndexService } from './index/index-service';
 import { RecallService } from './index/recall-service';
 import { holdWorkerLock, workerAlive, waitForLock } from './worker-locks';
@@ -33,6 +38,8 @@ let service: IndexService | null = null;
 let recaller: RecallService | null = null;
 let runner: JobRunner | null = null;
 let work: IndexStatus['work'] = { paused: false, running: null, pending: 0 };
+/** The page's language model, lent for extraction (null: the rule-based extractor runs). */
+let pageLlm: Llm | null = null;
 
 function newService(vault: Vault, readOnly: boolean): IndexService {
   const library = cacheModelLibrary({
@@ -57,7 +64,9 @@ async function refreshWork(vault: Vault): Promise<void> {
     .filter((j) => INDEX_TYPES.includes(j.type))
     .count();
   const snapshot = runner ? await runner.snapshot() : null;
-  work = { paused: runner?.isPaused ?? false, running: snapshot?.running[0] ?? null, pending };
+  // The index panels show index work; extraction (same runner) reports its progress on the Inbox.
+  const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
+  work = { paused: runner?.isPaused ?? false, running, pending };
 }
 
 let notifyTimer: ReturnType<typeof setTimeout> | null = null;
@@ -102,7 +111,8 @@ async function lead(vault: Vault): Promise<void> {
   runner = new JobRunner({
     jobs: vault.jobs,
     workerId,
-    handlers: leader.handlers(),
+    // Extraction runs here too: it needs the store and the index's neighbour search (extract-job.ts).
+    handlers: { ...leader.handlers(), [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => pageLlm }) },
     holderAlive: workerAlive,
     onChange: () => notifySoon(),
   });
@@ -194,6 +204,9 @@ const api: IndexApi = {
   useEmbedder: async (choice) => (await ready()).useEmbedder(choice),
   deleteModel: async (embedderId) => (await ready()).deleteModel(embedderId),
   importModelFiles: async (files, overrides) => (await ready()).importModelFiles(files, overrides),
+  async setLlm(info, bridge) {
+    pageLlm = info && bridge ? new RemoteLlm(info, bridge) : null;
+  },
 };
 
 exposeApi(api);

@@ -1,6 +1,7 @@
 import type { Command } from '../command';
 import { evalCommand } from './eval';
 import { exportCommand } from './export';
+import { extractCommand } from './extract';
 import { importCommand } from './import';
 import { indexCommand } from './index-vault';
 import { mergeCommand } from './merge';
@@ -16,4 +17,5 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   mergeCommand,
   evalCommand,
+  extractCommand,
 ];

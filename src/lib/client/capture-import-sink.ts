@@ -3,7 +3,7 @@ import type { CapturePayload } from '../core/capture/payload';
 import { parsedEvents } from '../core/import/parsed-events';
 import { applyWriteSafety } from '../core/safety/write-safety';
 import { conversationRecordId, messageRecordId, resourceRecordId } from '../store/import-session';
-import { queueIndexing } from '../store/index-queue';
+import { queueAfterPublish } from '../store/extract-queue';
 import { prepareConversation, runImport } from '../store/importer';
 import type { Vault } from '../store/vault';
 import type { CapturePreview, CaptureResult, CaptureSink } from './capture';
@@ -47,7 +47,7 @@ export function createImportSink(openVault: () => Promise<Vault>): CaptureSink {
       const conversations = parsed.kind === 'conversation' ? [parsed.conversation] : [];
       const resources = parsed.kind === 'resource' ? [parsed.resource] : [];
       const report = await runImport(vault, [{ name, size: null, events: parsedEvents(name, 'transcript', conversations, resources, 0) }], {
-        onPublished: queueIndexing(vault),
+        onPublished: queueAfterPublish(vault),
       });
       const file = report.files[0]!;
       const failure = file.errors[0];

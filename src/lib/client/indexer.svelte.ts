@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
+import type { LlmBridge, LlmInfo } from '../core/api/extract-api';
 import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../core/recall/ports';
@@ -18,6 +19,9 @@ export class IndexClient {
   models = $state<ModelEntry[]>([]);
   connection = $state<'starting' | 'ready' | 'failed'>('starting');
   private readonly rpc: RpcClient<IndexApi>;
+  // Listeners, not reactive state.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private readonly connectedListeners = new Set<() => void>();
 
   constructor() {
     this.rpc = new RpcClient<IndexApi>({
@@ -39,6 +43,8 @@ export class IndexClient {
       await this.rpc.call('subscribe', [Comlink.proxy((status: IndexStatus) => this.receive(status))]);
       await this.rpc.call('ready', [], 10 * 60_000);
       this.connection = 'ready';
+      // A restarted worker has lost what the page handed it (the language model): hand it again.
+      for (const listener of this.connectedListeners) listener();
       await this.refreshModels();
     } catch (error) {
       this.connection = 'failed';
@@ -99,6 +105,17 @@ export class IndexClient {
     const port = llm ? Comlink.proxy(llmPort(llm)) : null;
     const answer = await this.rpc.latest('recall', 'recall', [request, port], 120_000);
     return answer.stale ? { requestId: request.requestId, stale: true } : answer.value;
+  }
+
+  /** Called each time the worker is (re)connected and ready; returns the unsubscribe function. */
+  onConnected(listener: () => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => this.connectedListeners.delete(listener);
+  }
+
+  /** Lends the page's model to the extraction job (null takes it back). */
+  setLlm(info: LlmInfo | null, bridge: LlmBridge | null): Promise<void> {
+    return this.rpc.call('setLlm', [info, bridge ? Comlink.proxy(bridge) : null]);
   }
 
   /** The read path's ports over the index worker (recall runs on top of these). */

@@ -76,6 +76,26 @@ export interface NoteRecord extends Stamped {
   pinned: boolean;
   contentHash: string;
   flags: string[];
+  /** What extraction attached to a candidate (extractor, validator repairs, decision-stage proposal). */
+  review?: CandidateReview;
+}
+
+/** The decision stage's proposal for a candidate, as the Inbox shows it (targets named by id and text). */
+export type ReviewProposal =
+  | { action: 'add' }
+  | { action: 'merge'; targetId: string; targetText: string; reason: 'exact-duplicate' | 'near-duplicate'; similarity: number }
+  | { action: 'supersede'; targetId: string; targetText: string; checkedBy: 'rules' | 'rules+llm' | 'llm'; reason: string | null };
+
+export interface CandidateReview {
+  extractor: 'llm' | 'rule-based';
+  llmId: string | null;
+  /** Unit kind (claim, decision, question, constraint, fact, action-item). */
+  kind: string;
+  /** Validator repairs, with the reason each was made. */
+  repairs: { rule: string; message: string }[];
+  proposal: ReviewProposal;
+  /** Set when the decision stage's LLM check failed and the rules alone decided. */
+  decisionNote: string | null;
 }
 
 export type ChunkParent = 'message' | 'note' | 'resource';

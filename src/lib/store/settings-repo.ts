@@ -46,7 +46,12 @@ export interface SettingsShape {
   'device.recall.funnel': boolean;
   /** Copy to prompt adds the typed prompt after the package. */
   'device.recall.appendPrompt': boolean;
+  /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
+  'llm.choice': LlmChoice | null;
 }
+
+/** A WebLLM model in this browser, or an OpenAI-compatible server on the person's own machine. */
+export type LlmChoice = { kind: 'webllm'; modelId: string } | { kind: 'openai-compatible'; baseUrl: string; model: string };
 
 export const SETTING_DEFAULTS: SettingsShape = {
   'vault.id': null,
@@ -73,6 +78,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.format': 'markdown',
   'device.recall.funnel': true,
   'device.recall.appendPrompt': false,
+  'llm.choice': null,
 };
 
 /**
@@ -94,6 +100,7 @@ export const DEVICE_SETTINGS: ReadonlySet<string> = new Set([
   'embedding.modelId',
   'jobs.paused',
   'storage.persistRequested',
+  'llm.choice',
 ]);
 
 export function isDeviceSetting(key: string): boolean {

@@ -7,6 +7,7 @@
 import type { VaultError } from '../errors';
 import type { CandidateRecord, LexicalHit, VectorHit } from '../recall/ports';
 import type { EmbedderChoice, EmbeddingModelSpec } from './embedder';
+import type { LlmBridge, LlmInfo } from './extract-api';
 import type { JobProgress, JobSpec } from './jobs';
 import type { RecallLlmPort, RecallRequest, RecallResponse } from './recall-api';
 
@@ -190,4 +191,10 @@ export interface IndexApi {
   deleteModel(embedderId: string): Promise<void>;
   /** Stores a model folder's files (or one ZIP of an ONNX export) in the model cache for offline use. */
   importModelFiles(files: ModelFileInput[], overrides?: Partial<EmbeddingModelSpec>): Promise<ModelEntry>;
+
+  /**
+   * Lends the page's active language model to the extraction job (`bridge` is a comlink proxy);
+   * null takes it back and extraction runs the rule-based extractor.
+   */
+  setLlm(info: LlmInfo | null, bridge: LlmBridge | null): Promise<void>;
 }

@@ -1,0 +1,123 @@
+import { indexUpdateJob } from '../core/api/index-api';
+import { historyFor, type NoteChange } from '../core/curate/changes';
+import { discardedNote, keptNote } from '../core/extract/candidate-note';
+import { fail } from '../core/errors';
+import { newId } from '../core/ids';
+import type { HistoryActor, NoteRecord } from '../core/records';
+import { contentHash } from '../core/text/normalize';
+import { runTx } from './transaction';
+import type { Vault } from './vault';
+
+/**
+ * What a person does to notes in the Inbox and on the Notes screen: keep (a candidate becomes an
+ * engram), edit and keep, discard, apply a curation proposal, undo. Each action writes its note
+ * changes and their history in one transaction and returns the history ids, so the undo toast can
+ * reverse exactly that action; then it queues `index.update` for the notes it touched, so recall
+ * sees a kept engram (and stops seeing an undone one).
+ */
+export interface ActionOutcome {
+  historyIds: string[];
+  noteIds: string[];
+}
+
+export interface KeepRequest {
+  id: string;
+  /** The edited text, when the person edited the candidate before keeping it. */
+  text?: string;
+}
+
+async function queueIndex(vault: Vault, noteIds: readonly string[], now: number): Promise<void> {
+  if (noteIds.length > 0) await vault.jobs.enqueue(indexUpdateJob({ noteIds }), now);
+}
+
+/** Writes `changes` (after = null deletes, with a tombstone) and one history entry each, in one transaction. */
+export async function applyNoteChanges(
+  vault: Vault,
+  changes: readonly NoteChange[],
+  options: { actor: HistoryActor; now: number },
+): Promise<ActionOutcome> {
+  const { db } = vault;
+  const history = historyFor(changes, { now: options.now, actor: options.actor, newId: () => newId('hist') });
+  await runTx(
+    db,
+    'rw',
+    [db.notes, db.history, db.tombstones],
+    async () => {
+      for (const [i, change] of changes.entries()) {
+        const current = (await db.notes.get(change.recordId)) ?? null;
+        if ((current?.hlc ?? null) !== (change.before?.hlc ?? null)) {
+          fail('store/conflict', 'The note changed since this was proposed; look at it again.', { id: change.recordId });
+        }
+        if (change.after) {
+          const after: NoteRecord = { ...change.after, hlc: vault.clock.stamp() };
+          await db.notes.put(after);
+          history[i] = { ...history[i]!, after };
+        } else {
+          await db.notes.delete(change.recordId);
+          await db.tombstones.put({ table: 'notes', id: change.recordId, hlc: vault.clock.stamp(), deletedAt: options.now });
+        }
+      }
+      await db.history.bulkAdd(history);
+    },
+    { label: 'changing notes' },
+  );
+  const noteIds = [...new Set(changes.map((c) => c.recordId))];
+  await queueIndex(vault, noteIds, options.now);
+  return { historyIds: history.map((h) => h.id), noteIds };
+}
+
+async function provisional(vault: Vault, ids: readonly string[]): Promise<NoteRecord[]> {
+  const rows = await vault.db.notes.bulkGet(ids.slice());
+  return rows.filter((n): n is NoteRecord => n !== undefined && n.status === 'provisional');
+}
+
+/** Keeps candidates (edited text where given): each becomes a kept engram. */
+export async function keepCandidates(vault: Vault, requests: readonly KeepRequest[], now: number): Promise<ActionOutcome> {
+  const notes = await provisional(
+    vault,
+    requests.map((r) => r.id),
+  );
+  const edits = new Map(requests.filter((r) => r.text !== undefined).map((r) => [r.id, r.text!.trim()]));
+  const changes: NoteChange[] = [];
+  for (const note of notes) {
+    const text = edits.get(note.id);
+    if (text !== undefined && text.length === 0) fail('input/invalid', 'An engram needs some text: discard it instead.');
+    const hash = text !== undefined && text !== note.text ? await contentHash(text) : undefined;
+    const after = keptNote(note, { now, text, contentHash: hash });
+    const edited = after.text !== note.text;
+    changes.push({
+      recordId: note.id,
+      action: edited ? 'edit-and-keep' : 'keep',
+      why: edited ? 'Kept from the Inbox after an edit.' : 'Kept from the Inbox.',
+      before: note,
+      after,
+    });
+  }
+  return applyNoteChanges(vault, changes, { actor: 'user', now });
+}
+
+/** Discards candidates: they stay as records (status discarded), out of the Inbox and of recall. */
+export async function discardCandidates(vault: Vault, ids: readonly string[], now: number): Promise<ActionOutcome> {
+  const notes = await provisional(vault, ids);
+  const changes: NoteChange[] = notes.map((note) => ({
+    recordId: note.id,
+    action: 'discard',
+    why: 'Discarded from the Inbox.',
+    before: note,
+    after: discardedNote(note, now),
+  }));
+  return applyNoteChanges(vault, changes, { actor: 'user', now });
+}
+
+/** Undoes the changes of one action, newest first, each restoring the exact prior state. */
+export async function undoChanges(vault: Vault, historyIds: readonly string[], now: number): Promise<ActionOutcome> {
+  const undone: string[] = [];
+  const noteIds = new Set<string>();
+  for (const id of [...historyIds].reverse()) {
+    const entry = await vault.notes.undo(id, now);
+    undone.push(entry.id);
+    noteIds.add(entry.recordId);
+  }
+  await queueIndex(vault, [...noteIds], now);
+  return { historyIds: undone, noteIds: [...noteIds] };
+}

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { INDEX_JOBS, type IndexUpdatePayload } from '../../../src/lib/core/api/index-api';
+import { inDefaultRetrieval } from '../../../src/lib/core/curate/provenance';
+import { planSweep } from '../../../src/lib/core/curate/sweep';
+import { sweepInputFrom } from '../../../src/lib/core/curate/sweep-input';
+import type { NoteRecord } from '../../../src/lib/core/records';
+import { contentHash } from '../../../src/lib/core/text/normalize';
+import { applyNoteChanges, discardCandidates, keepCandidates, undoChanges } from '../../../src/lib/store/note-actions';
+import type { Vault } from '../../../src/lib/store/vault';
+import { readCandidates } from '../../../workers/index/candidates';
+import { extractAndStore, termNeighbours } from '../../../workers/index/extract-job';
+import { freshVault, GARDEN_TRANSCRIPT, importText } from './helpers';
+
+const vaults: Vault[] = [];
+afterEach(() => {
+  for (const v of vaults.splice(0)) v.db.close();
+});
+
+async function withCandidates(text = GARDEN_TRANSCRIPT): Promise<{ v: Vault; notes: NoteRecord[] }> {
+  const v = await freshVault();
+  vaults.push(v);
+  const [id] = await importText(v, text);
+  const { notes } = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id!);
+  await v.db.jobs.clear();
+  return { v, notes };
+}
+
+/** After the candidates were extracted (history is ordered by time). */
+const T = Date.now() + 60_000;
+
+const withoutStamp = (n: NoteRecord | undefined) => (n ? { ...n, hlc: '' } : n);
+
+async function queuedNoteIds(v: Vault): Promise<string[]> {
+  const jobs = await v.db.jobs.where('type').equals(INDEX_JOBS.update).toArray();
+  return jobs.flatMap((j) => (j.payload as IndexUpdatePayload).noteIds ?? []);
+}
+
+describe('keep, edit and keep, discard, undo', () => {
+  it('keeping makes an engram (provenance 1.0) and queues index.update with its id', async () => {
+    const { v, notes } = await withCandidates();
+    const target = notes[0]!;
+    const outcome = await keepCandidates(v, [{ id: target.id }], T + 5_000);
+    const kept = (await v.db.notes.get(target.id))!;
+    expect(kept).toMatchObject({ status: 'kept', tier: 'engram', confidence: 1, keptAt: T + 5_000, text: target.text });
+    expect(outcome.historyIds).toHaveLength(1);
+    expect(await queuedNoteIds(v)).toEqual([target.id]);
+    // The index's read model serves it as an engram note.
+    const [candidate] = await readCandidates(v, [target.id]);
+    expect(candidate).toMatchObject({ id: target.id, kind: 'note', tier: 'engram' });
+  });
+
+  it('edit and keep stores the new text with its own hash and fresh flags', async () => {
+    const { v, notes } = await withCandidates();
+    const target = notes[0]!;
+    await keepCandidates(v, [{ id: target.id, text: '  Prune the maple in late February.  ' }], T + 7);
+    const kept = (await v.db.notes.get(target.id))!;
+    expect(kept.text).toBe('Prune the maple in late February.');
+    expect(kept.contentHash).toBe(await contentHash('Prune the maple in late February.'));
+    expect(kept.flags).toContain('edited');
+    expect((await v.notes.history(target.id)).map((h) => h.action)).toEqual(['extract', 'edit-and-keep']);
+    await expect(keepCandidates(v, [{ id: notes[1]!.id, text: '   ' }], T + 8)).rejects.toMatchObject({ code: 'input/invalid' });
+  });
+
+  it('undo restores the exact prior state of every note an action touched', async () => {
+    const { v, notes } = await withCandidates();
+    const before = await Promise.all(notes.map((n) => v.db.notes.get(n.id)));
+    const all = await keepCandidates(
+      v,
+      notes.map((n) => ({ id: n.id })),
+      T + 10,
+    );
+    expect(all.historyIds).toHaveLength(notes.length);
+    await undoChanges(v, all.historyIds, T + 11);
+    const after = await Promise.all(notes.map((n) => v.db.notes.get(n.id)));
+    expect(after.map(withoutStamp)).toEqual(before.map(withoutStamp));
+    // The undo is itself in the history, and the index is told about every note again.
+    expect((await v.notes.history(notes[0]!.id)).map((h) => h.action)).toEqual(['extract', 'keep', 'undo']);
+    expect((await queuedNoteIds(v)).sort()).toEqual([...notes.map((n) => n.id), ...notes.map((n) => n.id)].sort());
+  });
+
+  it('discard keeps the record out of the Inbox and of recall; undo brings the candidate back', async () => {
+    const { v, notes } = await withCandidates();
+    const target = notes[0]!;
+    const outcome = await discardCandidates(v, [target.id], T + 3);
+    expect((await v.db.notes.get(target.id))?.status).toBe('discarded');
+    expect(await readCandidates(v, [target.id])).toEqual([]);
+    // Keeping or discarding a note that is no longer a candidate does nothing.
+    expect((await keepCandidates(v, [{ id: target.id }], T + 4)).historyIds).toEqual([]);
+    await undoChanges(v, outcome.historyIds, T + 5);
+    expect(withoutStamp(await v.db.notes.get(target.id))).toEqual(withoutStamp(target));
+  });
+});
+
+describe('supersession and the cleaning sweep', () => {
+  it('an accepted supersession archives the older note out of default retrieval, and undo restores both', async () => {
+    const { v, notes } = await withCandidates("User: I've decided we will use Postgres for the garden database.\nAssistant: Fine.");
+    const older = notes.find((n) => n.category === 'Decisions')!;
+    await keepCandidates(v, [{ id: older.id }], T + 100);
+    // A later conversation's candidate contradicts the kept note: the decision stage says so.
+    const [id2] = await importText(
+      v,
+      "User: I've decided we will not use Postgres for the garden database.\nAssistant: Noted.",
+      'second.txt',
+    );
+    const { notes: later } = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id2!);
+    const newer = later.find((n) => n.category === 'Decisions')!;
+    expect(newer.review?.proposal).toMatchObject({ action: 'supersede', targetId: older.id });
+    await keepCandidates(v, [{ id: newer.id }], T + 200);
+
+    const all = await v.db.notes.toArray();
+    const proposals = planSweep(sweepInputFrom(all, T + 300));
+    const supersede = proposals.find((p) => p.type === 'supersede')!;
+    expect(supersede).toMatchObject({ newerId: newer.id, olderId: older.id, needsConfirmation: false });
+    const beforeOlder = await v.db.notes.get(older.id);
+    const beforeNewer = await v.db.notes.get(newer.id);
+    const applied = await applyNoteChanges(v, supersede.changes, { actor: 'curator', now: T + 300 });
+    const archived = (await v.db.notes.get(older.id))!;
+    expect(archived).toMatchObject({ status: 'superseded', supersededBy: newer.id });
+    expect(inDefaultRetrieval(archived)).toBe(false);
+    expect(await readCandidates(v, [older.id])).toEqual([]);
+    expect((await v.db.notes.get(newer.id))?.supersedes).toBe(older.id);
+
+    await undoChanges(v, applied.historyIds, T + 400);
+    expect(withoutStamp(await v.db.notes.get(older.id))).toEqual(withoutStamp(beforeOlder));
+    expect(withoutStamp(await v.db.notes.get(newer.id))).toEqual(withoutStamp(beforeNewer));
+  });
+
+  it('a stale proposal is refused rather than overwriting a newer change', async () => {
+    const { v, notes } = await withCandidates();
+    await keepCandidates(v, [{ id: notes[0]!.id }], T + 1);
+    const note = (await v.db.notes.get(notes[0]!.id))!;
+    const change = { recordId: note.id, action: 'archive', why: 'test', before: note, after: { ...note, status: 'archived' as const } };
+    await keepCandidates(v, [], T + 2);
+    await v.notes.save({ ...note, text: 'changed meanwhile' }, { actor: 'user', action: 'edit', why: 'test', at: T + 3 });
+    await expect(applyNoteChanges(v, [change], { actor: 'curator', now: T + 4 })).rejects.toMatchObject({ code: 'store/conflict' });
+  });
+});
