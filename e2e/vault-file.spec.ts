@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
 import { SEED_TEXT } from './pages/vault-seed-text';
 import { buildSeedFile, VaultFilePanel } from './pages/vault-file';
+import { IndexPanels } from './pages/index-panels';
+import { RecallPage } from './pages/recall';
 
 /**
  * The vault file in the real browser: export (plain and encrypted downloads), restore into a fresh
@@ -14,6 +16,20 @@ import { buildSeedFile, VaultFilePanel } from './pages/vault-file';
 
 const EMPTY = { conversations: 0, messages: 0, notes: 0 };
 const SEED_A = { conversations: 2, messages: 5, notes: 2 };
+
+const PROMPT = 'When should I prune the Japanese maple?';
+
+/** The Recall package for PROMPT once the index has caught up with the restored records. */
+async function recallPackage(panel: VaultFilePanel): Promise<string> {
+  const panels = new IndexPanels(panel.page);
+  await panels.openSettings();
+  await panels.waitUpToDate();
+  const recall = new RecallPage(panel.page);
+  await recall.open();
+  await recall.input.fill(PROMPT);
+  await expect(recall.package).toContainText(SEED_TEXT.a.note, { timeout: 30_000 });
+  return recall.packageText();
+}
 
 async function freshPanel(browser: Browser): Promise<VaultFilePanel> {
   const context = await browser.newContext({ acceptDownloads: true });
@@ -35,11 +51,17 @@ test.describe('vault file', () => {
     buildSeedFile(seedB, 'b');
   });
 
-  test('export plain and encrypted, then restore each into a fresh profile: the same vault comes back', async ({ browser }, testInfo) => {
+  test('export plain and encrypted, then restore each into a fresh profile: the same vault and the same recall come back', async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
     const origin = await freshPanel(browser);
     await origin.restore(seedA);
     await origin.outcome('Restored 2 conversations, 5 messages and 2 notes');
     await origin.expectCounts(SEED_A);
+    // Recall first: it writes back the notes' access counts, which the file then carries.
+    const recalled = await recallPackage(origin);
+    await origin.open();
     const fingerprint = await origin.fingerprint();
 
     const plain = testInfo.outputPath('plain.engram');
@@ -55,12 +77,14 @@ test.describe('vault file', () => {
     await fromPlain.outcome('Restored');
     await fromPlain.expectCounts(SEED_A);
     expect(await fromPlain.fingerprint()).toBe(fingerprint);
+    expect(await recallPackage(fromPlain)).toBe(recalled);
 
     const fromEncrypted = await freshPanel(browser);
     await fromEncrypted.restore(encrypted, 'maple moss lantern bridge');
     await fromEncrypted.outcome('Restored');
     await fromEncrypted.expectCounts(SEED_A);
     expect(await fromEncrypted.fingerprint()).toBe(fingerprint);
+    expect(await recallPackage(fromEncrypted)).toBe(recalled);
   });
 
   test('a wrong passphrase shows one clear error and imports nothing', async ({ browser }, testInfo) => {
