@@ -37,7 +37,7 @@ describe('index service on imported chats and documents', () => {
     const h = await fresh();
     await importAll(h);
     const visible = await visibleMessageIds(h.vault);
-    expect(visible.size).toBeGreaterThan(present ? 20 : 8);
+    expect(visible.size).toBeGreaterThan(present ? 20 : 6);
     const cover = new Map<string, number>();
     for (const chunk of await h.vault.db.chunks.where('parentType').equals('message').toArray()) {
       for (const id of chunk.messageIds) cover.set(id, (cover.get(id) ?? 0) + 1);
