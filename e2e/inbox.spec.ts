@@ -78,3 +78,31 @@ test('import a transcript: rule-based extraction runs with progress, candidates 
   await expect(inbox.items().filter({ hasText: 'Prune the courtyard maple in late February.' })).toHaveCount(0);
   await expect(inbox.items().filter({ hasText: toDiscard })).toHaveCount(1);
 });
+
+test('a conversation shows its session summary and the thread across sessions on the same subject', async ({ page }) => {
+  const importPage = new ImportPage(page);
+  await importPage.open();
+  await importPage.paste(TRANSCRIPT);
+  await importPage.storedCounts();
+  await importPage.open();
+  await importPage.paste(
+    [
+      'User: Maple pruning plan, take two. My Japanese maple in the courtyard garden still needs pruning.',
+      'Assistant: Late winter is still the right season for a Japanese maple, while it is dormant.',
+      "User: I've decided to prune the maple in early March. I bought sharp bypass pruners.",
+    ].join('\n'),
+  );
+  await importPage.storedCounts();
+  const inbox = new InboxPage(page);
+  await inbox.open();
+  await inbox.waitForCandidates();
+  await expect(page.getByTestId('extract-progress')).toContainText(/Done/u, { timeout: 60_000 });
+
+  await page.goto('/conversations');
+  await page.getByRole('link', { name: /take two/u }).click();
+  await expect(page.getByTestId('conversation-summary')).toBeVisible({ timeout: 30_000 });
+  const thread = page.getByTestId('thread-map');
+  await expect(thread).toContainText('The thread across 2 sessions');
+  await expect(thread.locator('li[data-stage="decided"]').filter({ hasText: 'early March' })).toHaveCount(1);
+  await expect(thread.locator('li[data-stage="changed"]')).toContainText('was: ');
+});

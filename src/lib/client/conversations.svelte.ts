@@ -1,5 +1,6 @@
 import { liveQuery, type Subscription } from 'dexie';
 import type { ConversationRecord, MessageRecord } from '../core/records';
+import { conversationInsight, type ConversationInsight } from '../store/conversation-insight';
 import { errors } from './errors.svelte';
 import { mainVault } from './vault';
 
@@ -27,11 +28,18 @@ export class ConversationView {
   conversation = $state<ConversationRecord | null | undefined>(undefined);
   thread = $state<MessageRecord[]>([]);
   kept = $state<MessageRecord[]>([]);
+  /** The session summary and the thread across sessions on the same subject (after extraction). */
+  insight = $state<ConversationInsight | null>(null);
   private subscription: Subscription | null = null;
+  private insightSubscription: Subscription | null = null;
 
   start(id: string): void {
     this.stop();
     void mainVault().then((vault) => {
+      this.insightSubscription = liveQuery(() => conversationInsight(vault, id)).subscribe({
+        next: (insight) => (this.insight = insight),
+        error: (error: unknown) => errors.report(error, 'reading the summary and thread of a conversation'),
+      });
       this.subscription = liveQuery(async () => {
         const conversation = await vault.conversations.get(id);
         const messages = conversation?.state === 'visible' ? await vault.conversations.messages(id) : [];
@@ -50,5 +58,7 @@ export class ConversationView {
   stop(): void {
     this.subscription?.unsubscribe();
     this.subscription = null;
+    this.insightSubscription?.unsubscribe();
+    this.insightSubscription = null;
   }
 }
