@@ -28,7 +28,21 @@ async function recallPackage(panel: VaultFilePanel): Promise<string> {
   await recall.open();
   await recall.input.fill(PROMPT);
   await expect(recall.package).toContainText(SEED_TEXT.a.note, { timeout: 30_000 });
-  return recall.packageText();
+  // The restore queued an index rebuild that may still be adding chats; the screen re-runs the
+  // prompt as the index grows, so wait for a package that holds the chats and has stopped changing.
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = await recall.packageText();
+        const settled = now === last && now.includes('· chat ·');
+        last = now;
+        return settled;
+      },
+      { timeout: 60_000, intervals: [1_500] },
+    )
+    .toBe(true);
+  return last;
 }
 
 async function freshPanel(browser: Browser): Promise<VaultFilePanel> {
