@@ -2,6 +2,7 @@ import type { VaultExportMeta } from '../../src/lib/core/vaultfile/format';
 import { encodeHlc } from '../../src/lib/core/vaultfile/hlc';
 import { emptyVaultState, type VaultState } from '../../src/lib/core/vaultfile/sections';
 import { chunk, conversation, message, note } from './records';
+import { seededRng } from './rng';
 
 /** Fixed vault states and byte-stream helpers for the vault-file tests and the benchmark. */
 
@@ -74,16 +75,7 @@ export function sampleVault(): VaultState {
 }
 
 /** Deterministic PRNG (mulberry32) so generated vaults are identical run to run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = seededRng;
 
 const WORDS = [
   'garden',

@@ -2,17 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../factories/cli';
 
-function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  return main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) }).then((code) => ({
-    code,
-    out: out.join('\n'),
-    err: err.join('\n'),
-  }));
-}
+const run = runCli;
 
 const TRANSCRIPT = 'User: what is the plan?\nAssistant: ship the importer first.\nUser: agreed, importer first.';
 

@@ -3,18 +3,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTestModel } from '../../../scripts/make-test-model';
-import { main } from '../../../src/cli/main';
 import { DOCUMENT, MAPLE, MOSS } from '../../factories/index-fixtures';
+import { runCli } from '../../factories/cli';
 
-function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  return main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) }).then((code) => ({
-    code,
-    out: out.join('\n'),
-    err: err.join('\n'),
-  }));
-}
+const run = runCli;
 
 let dir = '';
 beforeAll(() => {
