@@ -10,13 +10,13 @@ import { JobRunner } from '../src/lib/store/job-runner';
 import { openIndexCache } from '../src/lib/store/vector-index-manifest';
 import { openVault, type Vault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
-import { embedWorkerHost } from './index/embed-worker-host';
-import { extractHandler } from './index/extract-job';
-import { indexNeighbours } from './index/index-neighbours';
-import { RemoteLlm } from './index/remote-llm';
-import { IndexService } from './index/index-service';
-import { RecallService } from './index/recall-service';
-import { holdWorkerLock, workerAlive, waitForLock } from './worker-locks';
+import { embedWorkerHost } from '../src/lib/services/index/embed-worker-host';
+import { extractHandler } from '../src/lib/services/extraction/extract-job';
+import { indexNeighbours } from '../src/lib/services/extraction/index-neighbours';
+import { RemoteLlm } from '../src/lib/services/llm/remote-llm';
+import { IndexService } from '../src/lib/services/index/index-service';
+import { RecallService } from '../src/lib/services/recall/recall-service';
+import { holdWorkerLock, workerAlive, waitForLock } from '../src/lib/services/locks';
 
 /*
  * The index worker: chunks, BM25, the vector index, and the index jobs. One tab leads (it holds

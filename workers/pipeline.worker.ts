@@ -6,7 +6,7 @@ import { JobRunner } from '../src/lib/store/job-runner';
 import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
 import { openVault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
-import { pipelineHandlers } from './jobs/registry';
+import { pipelineHandlers } from '../src/lib/services/jobs/registry';
 
 /*
  * The pipeline worker: runs the persistent job queue. Several tabs may each run one; leasing in

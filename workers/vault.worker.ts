@@ -4,7 +4,7 @@ import type { VaultFileApi } from '../src/lib/core/api/vault-file';
 import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
 import { openVault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
-import { createVaultFileService } from './vault-file-service';
+import { createVaultFileService } from '../src/lib/services/vault-file/vault-file-service';
 
 /*
  * The vault-file worker: export, restore, merge and the sync folder run here, off the page's

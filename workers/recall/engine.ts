@@ -17,7 +17,7 @@ import type { RetrieveDeps } from '../../src/lib/core/recall/retrieve';
 import type { RecallResult } from '../../src/lib/core/recall/types';
 import type { HnswParams } from '../../src/lib/store/vector-index';
 import { Bm25Searcher } from './lexical-searcher';
-import { readSanitizer } from './read-sanitizer';
+import { readSanitizer } from '../../src/lib/services/recall/read-sanitizer';
 import type { IndexUnit } from './units';
 import { ExactVectors, type VectorBackend } from './vector-backend';
 

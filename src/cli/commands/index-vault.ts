@@ -9,8 +9,8 @@ import { runImport } from '../../lib/store/importer';
 import { JobRunner, type JobHandler } from '../../lib/store/job-runner';
 import { openIndexCache } from '../../lib/store/vector-index-manifest';
 import { openVault } from '../../lib/store/vault';
-import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
-import { IndexService } from '../../../workers/index/index-service';
+import { inProcessEmbedderHost } from '../../lib/services/index/in-process-host';
+import { IndexService } from '../../lib/services/index/index-service';
 import { UsageError, type Command } from '../command';
 import { expandPaths, inputsFor } from './import';
 

@@ -9,7 +9,7 @@ import { JobRunner } from '../../../src/lib/store/job-runner';
 import { discardCandidates } from '../../../src/lib/store/note-actions';
 import { readSummary } from '../../../src/lib/store/summaries-repo';
 import type { Vault } from '../../../src/lib/store/vault';
-import { extractAndStore, extractHandler, termNeighbours } from '../../../workers/index/extract-job';
+import { extractAndStore, extractHandler, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { freshVault, GARDEN_TRANSCRIPT, importText } from './helpers';
 
 const vaults: Vault[] = [];

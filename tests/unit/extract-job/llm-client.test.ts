@@ -7,7 +7,7 @@ import type { JobRecord } from '../../../src/lib/core/records';
 import { modelsForDevice, suggestedModel } from '../../../src/lib/models/webllm-catalogue';
 import { createWebLlm } from '../../../src/lib/models/webllm-create';
 import { NO_WEBGPU, probeWebGpu, vramBudget, type WebGpuCapabilities } from '../../../src/lib/models/webllm-device';
-import { RemoteLlm } from '../../../workers/index/remote-llm';
+import { RemoteLlm } from '../../../src/lib/services/llm/remote-llm';
 
 const GPU_NO_F16: WebGpuCapabilities = {
   webgpu: true,

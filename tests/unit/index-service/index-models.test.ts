@@ -8,8 +8,8 @@ import { contentHash } from '../../../src/lib/core/text/normalize';
 import { TINY_TEST_MODEL } from '../../../src/lib/models/embedding-models';
 import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
 import { staticModelLibrary } from '../../../src/lib/models/model-library';
-import type { EmbedderHost } from '../../../workers/index/embedder-host';
-import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
+import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host';
+import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-process-host';
 import { makeTestModel } from '../../../scripts/make-test-model';
 import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
 import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
-import { BM25_RECIPE } from '../../../workers/index/bm25-text';
-import type { EmbedderHost } from '../../../workers/index/embedder-host';
-import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
-import { indexName } from '../../../workers/index/model-index';
+import { BM25_RECIPE } from '../../../src/lib/services/index/bm25-text';
+import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host';
+import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-process-host';
+import { indexName } from '../../../src/lib/services/index/model-index';
 import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 
 const fresh = harnessPool();

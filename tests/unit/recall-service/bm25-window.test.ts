@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationTexts } from '../../../workers/index/bm25-text';
+import { conversationTexts } from '../../../src/lib/services/index/bm25-text';
 import { vaultUnits } from '../../../workers/recall/vault-units';
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE, MOSS } from '../../factories/index-fixtures';

@@ -6,8 +6,8 @@ import type { RecallRequest, RecallResponse } from '../../../src/lib/core/api/re
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { llmPort } from '../../../src/lib/client/llm-port';
 import { exposeApi } from '../../../workers/expose';
-import { AccessWriteBack } from '../../../workers/index/access-write-back';
-import { RecallService } from '../../../workers/index/recall-service';
+import { AccessWriteBack } from '../../../src/lib/services/recall/access-write-back';
+import { RecallService } from '../../../src/lib/services/recall/recall-service';
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE, MOSS } from '../../factories/index-fixtures';
 import { note } from '../../factories/records';
