@@ -5,6 +5,7 @@ import { queueAfterPublish } from '../src/lib/store/extract-queue';
 import { runImport } from '../src/lib/store/importer';
 import { openVault } from '../src/lib/store/vault';
 import { IMPORT_LOCK_PREFIX, rollbackInterrupted } from '../src/lib/store/import-recovery';
+import { holdLock } from '../src/lib/services/locks';
 import { exposeApi } from './expose';
 
 /*
@@ -16,20 +17,6 @@ const locks: LockManager | undefined = (self.navigator as Navigator | undefined)
 const vaultReady = openVault();
 const recovered = vaultReady.then((vault) => rollbackInterrupted(vault, locks));
 let running: AbortController | null = null;
-
-/** Takes a Web Lock and returns the function that releases it. */
-async function holdLock(name: string): Promise<() => void> {
-  if (!locks) return () => undefined;
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await new Promise<void>((acquired) => {
-    void locks.request(name, () => {
-      acquired();
-      return held;
-    });
-  });
-  return release;
-}
 
 const api: ImportApi = {
   async ping() {
@@ -49,7 +36,10 @@ const api: ImportApi = {
       return await runImport(vault, inputs, {
         signal: controller.signal,
         onProgress,
-        onStarted: (importId) => holdLock(`${IMPORT_LOCK_PREFIX}${importId}`),
+        onStarted: async (importId) => {
+          const hold = await holdLock(locks, `${IMPORT_LOCK_PREFIX}${importId}`);
+          return () => hold?.release();
+        },
         // The index worker leases index.update, then extract.conversation, within a second of each file becoming visible.
         onPublished: queueAfterPublish(vault),
       });

@@ -10,7 +10,7 @@ import { openIndexCache } from '../../src/lib/store/vector-index-manifest';
 import { openVault, type Vault } from '../../src/lib/store/vault';
 import type { EmbedderHost } from '../../src/lib/services/index/embedder-host';
 import { inProcessEmbedderHost } from '../../src/lib/services/index/in-process-host';
-import type { IndexDeps } from '../../src/lib/services/index/index-state';
+import type { IndexServiceDeps } from '../../src/lib/services/index/index-service';
 import { IndexService } from '../../src/lib/services/index/index-service';
 import { afterEach } from 'vitest';
 import { seededRng } from './db';
@@ -41,7 +41,7 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, ms = 10
   }
 }
 
-export interface HarnessOptions extends Partial<IndexDeps> {
+export interface HarnessOptions extends Partial<IndexServiceDeps> {
   host?: EmbedderHost;
   runner?: Partial<RunnerOptions>;
 }

@@ -1,32 +1,55 @@
 /**
- * Web Locks for workers. Each worker that leases jobs holds `engram-worker:<id>` for as long as it
- * lives (the same prefix as the pipeline worker), so any reaper can tell a closed tab's lease from
- * a busy one at once. Without the Locks API (never in a supported browser) every holder counts as
- * alive and leases simply expire.
+ * Web Locks, the one way this app holds them. A lock is held until `release()` or until its context
+ * dies (a closed tab, a terminated worker), which is the point: another tab asks `isHeld` to tell a
+ * closed tab's lease or import from a busy one at once. Without the Locks API (never in a supported
+ * browser; Node tests) every lock is granted and nothing is held, so leases simply expire.
  */
-const PREFIX = 'engram-worker:';
-const locks: LockManager | undefined = (globalThis.navigator as Navigator | undefined)?.locks;
+
+export interface LockHold {
+  release(): void;
+}
+
+const NOTHING_HELD: LockHold = { release: () => undefined };
+
+/** Every worker that leases jobs holds `engram-worker:<id>` for as long as it lives. */
+export const workerLockName = (workerId: string): string => `engram-worker:${workerId}`;
 
 /**
- * Takes `name` and keeps it until the worker dies. Resolves true once held; with `ifAvailable`,
- * false at once when another context holds it.
+ * Takes `name` and holds it until released. Resolves once held; with `ifAvailable`, null at once
+ * when another context holds it.
  */
-export function waitForLock(name: string, options: { ifAvailable?: boolean } = {}): Promise<boolean> {
-  if (!locks) return Promise.resolve(true);
-  return new Promise<boolean>((resolve) => {
+export function holdLock(locks: LockManager | undefined, name: string, options: { ifAvailable?: boolean } = {}): Promise<LockHold | null> {
+  if (!locks) return Promise.resolve(NOTHING_HELD);
+  return new Promise<LockHold | null>((resolve) => {
     void locks.request(name, { ifAvailable: options.ifAvailable ?? false }, (lock) => {
-      resolve(lock !== null);
-      return lock ? new Promise<void>(() => undefined) : undefined;
+      if (!lock) {
+        resolve(null);
+        return undefined;
+      }
+      return new Promise<void>((release) => resolve({ release: () => release() }));
     });
   });
 }
 
-export async function holdWorkerLock(workerId: string): Promise<void> {
-  await waitForLock(`${PREFIX}${workerId}`);
-}
-
-export async function workerAlive(holder: string): Promise<boolean> {
+/** Whether some context holds `name` now (true without the Locks API: nothing can be told apart). */
+export async function isHeld(locks: LockManager | undefined, name: string): Promise<boolean> {
   if (!locks) return true;
   const state = await locks.query();
-  return (state.held ?? []).some((lock) => lock.name === `${PREFIX}${holder}`);
+  return (state.held ?? []).some((lock) => lock.name === name);
+}
+
+/** The `holderAlive` of a job runner: whether the worker that leased a job is still alive. */
+export function workerAlive(locks: LockManager | undefined): (holder: string) => Promise<boolean> {
+  return (holder) => isHeld(locks, workerLockName(holder));
+}
+
+/** Runs `work` while holding `name`; null without running it when another context holds it. */
+export async function whileHolding<T>(locks: LockManager | undefined, name: string, work: () => Promise<T>): Promise<T | null> {
+  const hold = await holdLock(locks, name, { ifAvailable: true });
+  if (!hold) return null;
+  try {
+    return await work();
+  } finally {
+    hold.release();
+  }
 }

@@ -55,7 +55,7 @@ describe('engram recall', () => {
     ]);
     expect(json).toMatchObject({
       embedder: 'lexical-v1-384',
-      vectors: 'exact',
+      vectors: 'hnsw',
       gate: { ran: false, reason: 'no-llm' },
       holdsNothing: null,
       vault: { conversations: 2, messages: 8 },

@@ -61,7 +61,7 @@ describe('embedders and the vector index', () => {
     const gated = gatedHost(2);
     const h = await fresh({ host: gated.host, batch: { lexical: 2, neural: 2 }, library: staticModelLibrary([TINY]) });
     await importAll(h);
-    const total = h.service.state.catalog.size;
+    const total = h.service.parts.catalog.size;
     await h.service.useEmbedder(TINY);
     const running = h.drain();
     await waitUntil(async () => (await h.vault.db.vectors.where('modelId').equals(TINY_ID).count()) >= 4);
@@ -93,9 +93,9 @@ describe('embedders and the vector index', () => {
 
     // After a reload the tiny model still serves, from its saved index.
     const again = await h.reopen({ host: inProcessEmbedderHost() });
-    expect(again.service.state.servingChoice).toEqual(TINY);
-    expect(again.service.state.serving!.index.count).toBe(total);
-    expect(again.service.state.notices).toEqual([]);
+    expect(again.service.parts.indexes.serving.choice).toEqual(TINY);
+    expect(again.service.parts.indexes.serving.model!.index.count).toBe(total);
+    expect(again.service.parts.notices.list).toEqual([]);
   });
 
   it('deleting the serving model hands over to the lexical index once that is complete', async () => {
@@ -103,12 +103,12 @@ describe('embedders and the vector index', () => {
     await importAll(h);
     await h.service.useEmbedder(TINY);
     await h.drain();
-    expect(h.service.state.servingChoice).toEqual(TINY);
+    expect(h.service.parts.indexes.serving.choice).toEqual(TINY);
     await h.service.deleteModel(TINY_ID);
-    expect(h.service.state.servingChoice).toEqual(TINY); // still serving while lexical builds
-    expect(h.service.state.targetChoice).toEqual({ kind: 'lexical' });
+    expect(h.service.parts.indexes.serving.choice).toEqual(TINY); // still serving while lexical builds
+    expect(h.service.parts.indexes.target?.choice).toEqual({ kind: 'lexical' });
     await h.drain();
-    expect(h.service.state.servingChoice).toEqual({ kind: 'lexical' });
+    expect(h.service.parts.indexes.serving.choice).toEqual({ kind: 'lexical' });
     expect(await h.vault.db.vectors.where('modelId').equals(TINY_ID).count()).toBe(0);
   });
 

@@ -134,7 +134,7 @@ describe('index service on imported chats and documents', () => {
     // Forget every vector: the next session embeds everything again, in order.
     await h.vault.db.vectors.clear();
     const reopened = await h.reopen({ batch: { lexical: 1, neural: 1 } });
-    const vectors = reopened.service.state.vectors;
+    const vectors = reopened.service.parts.vectors;
     const put = vectors.put.bind(vectors);
     vectors.put = async (rows) => {
       order.push(...rows.map((r) => r.recordId));

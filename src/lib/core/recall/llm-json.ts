@@ -66,7 +66,13 @@ export async function completeJson<T>(
   const started = clock();
   if (!llm) return { ok: false, reason: 'no-llm', message: 'no language model is available', ms: 0 };
   const controller = new AbortController();
-  const onAbort = () => controller.abort(options.signal?.reason);
+  // Stop waiting at once when the caller gives up, even if the model ignores its signal.
+  let cancel: (reason: Error) => void = () => undefined;
+  const cancelled = new Promise<never>((_, reject) => (cancel = reject));
+  const onAbort = () => {
+    controller.abort(options.signal?.reason);
+    cancel(new Error('cancelled'));
+  };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -86,7 +92,7 @@ export async function completeJson<T>(
       timeoutMs: options.timeoutMs,
       signal: controller.signal,
     });
-    const text = await Promise.race([call, timeout]);
+    const text = await Promise.race([call, timeout, cancelled]);
     const parsed = parseJsonAnswer(text, schema);
     if (parsed.ok) return { ok: true, value: parsed.value, ms: clock() - started };
     return { ok: false, reason: 'invalid-output', message: parsed.message, ms: clock() - started };

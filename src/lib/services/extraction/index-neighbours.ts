@@ -11,7 +11,7 @@ export function indexNeighbours(service: IndexService): NeighbourSource {
   return {
     async similar(text, k) {
       const hits = await service.lexicalSearch(text, 25);
-      const rows = await service.state.vault.db.notes.bulkGet(hits.map((h) => h.id));
+      const rows = await service.parts.vault.db.notes.bulkGet(hits.map((h) => h.id));
       const notes = rows.filter((n) => n !== undefined && n.tier !== 'resource').map((n) => n!);
       if (notes.length === 0) return [];
       const vector = await service.embedQuery(text).catch(() => null);
@@ -26,6 +26,7 @@ export function indexNeighbours(service: IndexService): NeighbourSource {
         .sort((a, b) => b.similarity - a.similarity)
         .slice(0, k);
     },
-    threshold: () => (service.state.servingChoice.kind === 'lexical' ? NEAR_DUPLICATE_THRESHOLD.lexical : NEAR_DUPLICATE_THRESHOLD.neural),
+    threshold: () =>
+      service.parts.indexes.serving.choice.kind === 'lexical' ? NEAR_DUPLICATE_THRESHOLD.lexical : NEAR_DUPLICATE_THRESHOLD.neural,
   };
 }

@@ -64,9 +64,14 @@ export class Catalog {
     return true;
   }
 
-  clear(): void {
+  /** Holds exactly `entries` from now on (a load or reload read them from the tables). */
+  reset(entries: Iterable<DocEntry>): void {
     this.entries.clear();
     this.chunkCount = 0;
+    for (const entry of entries) {
+      this.entries.set(entry.id, entry);
+      if (entry.kind === 'chunk') this.chunkCount++;
+    }
     this.version++;
   }
 

@@ -81,7 +81,7 @@ export async function diffChunks(
 }
 
 function toChunkMessage(m: MessageRecord): ChunkMessage {
-  return { id: m.id, role: m.role, text: m.text, createdAt: m.createdAt, ordinal: m.ordinal };
+  return { id: m.id, role: m.role, text: m.text, createdAt: m.createdAt, ordinal: m.ordinal, speaker: m.speaker ?? null };
 }
 
 export interface Sealer {

@@ -8,7 +8,7 @@ import type { ChunkRecord } from '../../core/records';
 import type { ChunkChange } from '../../store/chunks-repo';
 import { chunkEntry, chunkIndexText, conversationChange, isIndexedNote, noteEntry, noteIndexText, resourceChange } from './documents';
 import { conversationTexts } from './bm25-text';
-import type { IndexState } from './index-state';
+import type { IndexParts } from './index-parts';
 
 export interface UpdateCounts {
   added: number;
@@ -24,66 +24,67 @@ const empty = (): UpdateCounts => ({ added: 0, changed: 0, removed: 0 });
  * conversation changed, every chunk is re-read into BM25.
  */
 async function applyChange(
-  state: IndexState,
+  parts: IndexParts,
   change: ChunkChange & { current: ChunkRecord[] },
   at: number | null,
   texts?: ReadonlyMap<string, string>,
 ): Promise<UpdateCounts> {
   const counts = empty();
   const touched = change.put.length + change.remove.length > 0;
-  if (touched) {
-    await state.bm25Store.markDirty();
-    await state.chunks.apply(change);
+  const written = new Set(change.put.map((c) => c.id));
+  const fresh = new Set(change.current.filter((c) => written.has(c.id) || !parts.bm25.has(c.id)).map((c) => c.id));
+  const reread = change.current.filter((c) => fresh.has(c.id) || (touched && texts));
+  if (touched || reread.length > 0) {
+    await parts.bm25.edit(async (bm25) => {
+      if (touched) await parts.chunks.apply(change);
+      for (const id of change.remove) bm25.remove(id);
+      for (const chunk of reread) bm25.add(chunk.id, texts?.get(chunk.id) ?? chunkIndexText(chunk));
+    });
   }
   const gone = [...change.remove, ...change.stale];
-  for (const model of state.models()) model.remove(gone);
+  for (const model of parts.indexes.models()) model.remove(gone);
   for (const id of change.remove) {
-    state.bm25.remove(id);
-    state.catalog.delete(id);
+    parts.catalog.delete(id);
     counts.removed++;
   }
-  const written = new Set(change.put.map((c) => c.id));
   for (const chunk of change.current) {
     const entry = chunkEntry(chunk, at);
-    const known = state.catalog.get(chunk.id);
-    const fresh = written.has(chunk.id) || !state.bm25.has(chunk.id);
-    if (fresh || (touched && texts)) {
-      if (!touched) await state.bm25Store.markDirty();
-      state.bm25.add(chunk.id, texts?.get(chunk.id) ?? chunkIndexText(chunk));
-      if (fresh && known) counts.changed++;
-      else if (fresh) counts.added++;
+    const known = parts.catalog.get(chunk.id);
+    if (fresh.has(chunk.id)) {
+      if (known) counts.changed++;
+      else counts.added++;
     }
-    if (!known || known.hash !== entry.hash || known.at !== entry.at) state.catalog.set(entry);
+    if (!known || known.hash !== entry.hash || known.at !== entry.at) parts.catalog.set(entry);
   }
   return counts;
 }
 
-export async function reindexConversation(state: IndexState, conversationId: string): Promise<UpdateCounts> {
-  const change = await conversationChange(state.vault, state.chunks, conversationId, state.sealer);
-  const texts = await conversationTexts(state.vault, change.createdAt, change.current);
-  return state.lock.run(() => applyChange(state, change, change.at, texts));
+export async function reindexConversation(parts: IndexParts, conversationId: string): Promise<UpdateCounts> {
+  const change = await conversationChange(parts.vault, parts.chunks, conversationId, parts.sealer);
+  const texts = await conversationTexts(parts.vault, change.createdAt, change.current);
+  return parts.lock.run(() => applyChange(parts, change, change.at, texts));
 }
 
 /** A resource note is chunked; a kept atomic note is one document; anything else leaves the index. */
-export async function reindexNote(state: IndexState, noteId: string): Promise<UpdateCounts> {
-  const note = await state.vault.notes.get(noteId);
-  const change = await resourceChange(state.chunks, note, noteId, state.sealer);
+export async function reindexNote(parts: IndexParts, noteId: string): Promise<UpdateCounts> {
+  const note = await parts.vault.notes.get(noteId);
+  const change = await resourceChange(parts.chunks, note, noteId, parts.sealer);
   const atomic = note && isIndexedNote(note) ? await noteEntry(note) : null;
-  return state.lock.run(async () => {
-    const counts = await applyChange(state, change, null);
-    const known = state.catalog.get(noteId);
-    if (atomic && (known?.hash !== atomic.hash || !state.bm25.has(noteId))) {
-      await state.bm25Store.markDirty();
-      state.bm25.add(noteId, noteIndexText(note!));
-      state.catalog.set(atomic);
+  return parts.lock.run(async () => {
+    const counts = await applyChange(parts, change, null);
+    const known = parts.catalog.get(noteId);
+    if (atomic && (known?.hash !== atomic.hash || !parts.bm25.has(noteId))) {
+      await parts.bm25.edit((bm25) => bm25.add(noteId, noteIndexText(note!)));
+      parts.catalog.set(atomic);
       if (known) counts.changed++;
       else counts.added++;
     } else if (!atomic && known?.kind === 'note') {
-      await state.bm25Store.markDirty();
-      state.bm25.remove(noteId);
-      state.catalog.delete(noteId);
-      for (const model of state.models()) model.remove([noteId]);
-      await state.vectors.deleteRecords([noteId]);
+      await parts.bm25.edit((bm25) => {
+        bm25.remove(noteId);
+      });
+      parts.catalog.delete(noteId);
+      for (const model of parts.indexes.models()) model.remove([noteId]);
+      await parts.vectors.deleteRecords([noteId]);
       counts.removed++;
     }
     return counts;

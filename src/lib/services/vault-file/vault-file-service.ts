@@ -21,6 +21,7 @@ import { mergeVaultFile } from '../../store/vaultfile-merge';
 import { restoreVault } from '../../store/vaultfile-restore';
 import { changedSinceMark, SNOOZE_MS, vaultFileStatus, contentFingerprint } from '../../store/vaultfile-status';
 import { vaultCounts } from '../../store/vaultfile-tables';
+import { whileHolding } from '../locks';
 import { countingStream, exportFileName, streamToBlob } from './vault-file-sinks';
 
 /**
@@ -129,12 +130,9 @@ export class VaultFileServiceImpl implements VaultFileService {
     const controller = new AbortController();
     this.running.set(opId, controller);
     try {
-      const locks = this.options.locks;
-      if (!locks) return await work(controller.signal);
-      return await locks.request(LOCK_NAME, { ifAvailable: true }, async (lock) => {
-        if (!lock) fail('vault/failed', 'Another tab is exporting or importing the vault file; try again when it has finished.', BUSY);
-        return work(controller.signal);
-      });
+      const done = await whileHolding(this.options.locks, LOCK_NAME, async () => ({ value: await work(controller.signal) }));
+      if (!done) fail('vault/failed', 'Another tab is exporting or importing the vault file; try again when it has finished.', BUSY);
+      return done.value;
     } finally {
       this.running.delete(opId);
     }

@@ -1,18 +1,14 @@
 /**
  * A LoCoMo sample as a vault holds it, through the product's own importer: one conversation per
- * session dated by `session_N_date_time`, every turn a message whose external id is its dia_id.
- * The store keeps roles, not names, so the sample's two speakers come back as the names of the
- * roles (speaker_a is the user) when the conversations are chunked.
+ * session dated by `session_N_date_time`, every turn a message whose external id is its dia_id and
+ * whose speaker is the turn's named speaker (a named transcript keeps its names the same way).
  */
-import { parsedEvents } from '../../lib/core/import/parsed-events';
-import type { ParsedConversation, ParsedMessage } from '../../lib/core/import/parsed';
-import type { ImportReport } from '../../lib/core/import/report';
-import { sampleToConversations, type LocomoSample } from '../../lib/core/recall/locomo-data';
-import type { MessageRecord } from '../../lib/core/records';
-import { runImport } from '../../lib/store/importer';
-import { openVault, type Vault } from '../../lib/store/vault';
-import type { IndexUnit, UnitOptions } from '../../../workers/recall/units';
-import { vaultUnits } from '../../../workers/recall/vault-units';
+import { parsedEvents } from '../../core/import/parsed-events';
+import type { ParsedConversation, ParsedMessage } from '../../core/import/parsed';
+import type { ImportReport } from '../../core/import/report';
+import { sampleToConversations, type LocomoSample } from '../../core/recall/locomo-data';
+import { runImport } from '../../store/importer';
+import { openVault, type Vault } from '../../store/vault';
 
 /** `titleOf` replaces a session's title (default: the sample id, session number and date text). */
 export type SessionTitle = (session: number, title: string) => string;
@@ -24,6 +20,7 @@ export function sampleParsedConversations(sample: LocomoSample, titleOf?: Sessio
       const message: ParsedMessage = {
         externalId: m.diaId,
         role: m.role,
+        speaker: m.speaker,
         text: m.text,
         createdAt: m.createdAt,
         parentExternalId: parent,
@@ -52,34 +49,23 @@ export interface SampleVault {
   report: ImportReport;
   /** The canonical dia_id of a stored message. */
   diaIdOf: Map<string, string>;
-  units: IndexUnit[];
 }
 
 let vaults = 0;
 
-/** A fresh in-memory vault holding the sample, and its units. Close `vault.db` when done. */
-export async function importSample(
-  sample: LocomoSample,
-  options: UnitOptions & { titleOf?: (n: number, title: string) => string } = {},
-): Promise<SampleVault> {
-  const vault = await openVault(`locomo-${sample.sample_id}-${process.pid}-${++vaults}`);
+/** A fresh in-memory vault holding the sample. Delete `vault.db` when done. */
+export async function importSample(sample: LocomoSample, options: { titleOf?: SessionTitle } = {}): Promise<SampleVault> {
+  const vault = await openVault(`locomo-${sample.sample_id}-${globalThis.process?.pid ?? 0}-${++vaults}`);
   const conversations = sampleParsedConversations(sample, options.titleOf);
   const messages = conversations.reduce((n, c) => n + c.messages.length, 0);
   const events = parsedEvents(`${sample.sample_id}.json`, 'transcript', conversations, [], 0);
   const report = await runImport(vault, [{ name: `LoCoMo ${sample.sample_id}`, size: null, events }]);
   if (report.status !== 'done' || report.totals.messages.stored !== messages) {
-    vault.db.close();
+    await vault.db.delete();
     throw new Error(
       `LoCoMo ${sample.sample_id} did not import cleanly (${report.status}, ${report.totals.messages.stored}/${messages} messages).`,
     );
   }
-  const conv = sample.conversation;
-  const names = { user: String(conv.speaker_a ?? 'User'), assistant: String(conv.speaker_b ?? 'Assistant') };
-  const rows: MessageRecord[] = await vault.db.messages.toArray();
-  const diaIdOf = new Map(rows.map((r) => [r.id, r.externalId]));
-  const units = await vaultUnits(vault, {
-    ...options,
-    speakerOf: (m) => (m.role === 'user' ? names.user : m.role === 'assistant' ? names.assistant : null),
-  });
-  return { vault, report, diaIdOf, units };
+  const rows = await vault.db.messages.toArray();
+  return { vault, report, diaIdOf: new Map(rows.map((r) => [r.id, r.externalId])) };
 }
