@@ -16,18 +16,26 @@ function methodNames(api: object): string[] {
  * `{ code, message, detail? }` shape first: comlink would reduce an Error to its message and lose
  * the code, while a plain object survives structured clone intact.
  */
-export function exposeApi<T extends object>(api: T, endpoint?: Comlink.Endpoint): void {
+export function exposeApi(api: object, endpoint?: Comlink.Endpoint): void {
+  exposeApis([api], endpoint);
+}
+
+/** Exposes the methods of several services as one API (a worker that hosts more than one). */
+export function exposeApis(apis: readonly object[], endpoint?: Comlink.Endpoint): void {
   const wrapped = {} as Record<string, unknown>;
-  for (const key of methodNames(api) as (keyof T & string)[]) {
-    const member = api[key];
-    if (typeof member !== 'function') continue;
-    wrapped[key] = async (...args: unknown[]) => {
-      try {
-        return await (member as (...a: unknown[]) => unknown).apply(api, args);
-      } catch (thrown) {
-        throw plainError(thrown);
-      }
-    };
+  for (const api of apis) {
+    for (const key of methodNames(api)) {
+      const member = (api as Record<string, unknown>)[key];
+      if (typeof member !== 'function') continue;
+      if (key in wrapped) throw new Error(`Two services of this worker both offer "${key}".`);
+      wrapped[key] = async (...args: unknown[]) => {
+        try {
+          return await (member as (...a: unknown[]) => unknown).apply(api, args);
+        } catch (thrown) {
+          throw plainError(thrown);
+        }
+      };
+    }
   }
   Comlink.expose(wrapped, endpoint);
 }

@@ -3,6 +3,10 @@ import { vaultError, type Result, err, ok } from '../core/errors';
 import { catalogueModel, type ModelChoice, type ExclusionReason } from '../models/webllm-catalogue';
 import type { WebGpuCapabilities } from '../models/webllm-device';
 
+/** The model catalogue's and the device probe's shapes, as the Settings screen shows them. */
+export type { ModelChoice } from '../models/webllm-catalogue';
+export type { VramBudget, WebGpuCapabilities } from '../models/webllm-device';
+
 /**
  * What the Settings screen says about the language model, as pure functions of the client's
  * state: which model or fallback is in use, why a model is not offered, and whether an endpoint

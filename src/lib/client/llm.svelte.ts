@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { Llm } from '../core/api/llm';
-import { LLM_PORT_MESSAGE, type LlmInfo } from '../core/api/llm-port';
+import { LLM_PORT_MESSAGE, type LlmChoice, type LlmInfo } from '../core/api/llm-port';
 import { toVaultError, vaultError, type VaultError } from '../core/errors';
 import { serveLlmPort } from '../models/llm-port';
 import { OpenAiCompatibleLlm } from '../models/openai-compatible-llm';
@@ -9,11 +9,11 @@ import { modelsForDevice, type ModelChoice } from '../models/webllm-catalogue';
 import { createWebLlm } from '../models/webllm-create';
 import { navigatorGpu, probeWebGpu, vramBudget, type VramBudget, type WebGpuCapabilities } from '../models/webllm-device';
 import type { WebLlm } from '../models/webllm-llm';
-import type { LlmChoice } from '../store/settings-repo';
 import { errors } from './errors.svelte';
 import { indexer } from './indexer.svelte';
 import { checkEndpointUrl, llmStatusText, type LlmPhase } from './llm-status';
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
+import { vaultWorker } from './vault-worker';
 
 /** Loading a model may download hundreds of MB: a generous limit, and the person can cancel. */
 const LOAD_TIMEOUT_MS = 30 * 60_000;
@@ -72,8 +72,7 @@ export class LlmClient {
     this.choices = modelsForDevice(capabilities, this.budget);
     this.phase = 'none';
     if (capabilities.webgpu) await this.refreshCache();
-    const vault = await mainVault();
-    this.choice = await vault.settings.get('llm.choice');
+    this.choice = await (await vaultViews()).setting('llm.choice');
     if (this.choice?.kind === 'openai-compatible') this.useEndpoint(this.choice.baseUrl, this.choice.model, false);
     else if (this.choice?.kind === 'webllm' && capabilities.webgpu && this.cached[this.choice.modelId]) {
       await this.load(this.choice.modelId);
@@ -121,7 +120,7 @@ export class LlmClient {
 
   private async save(choice: LlmChoice | null): Promise<void> {
     this.choice = choice;
-    await (await mainVault()).settings.set('llm.choice', choice);
+    await vaultWorker().call('setPreference', ['llm.choice', choice]);
   }
 
   /** Downloads (when not cached) and loads a WebLLM model in the LLM worker. */

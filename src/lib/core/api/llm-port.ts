@@ -13,6 +13,9 @@ export interface LlmInfo {
   kind: 'webllm' | 'openai-compatible' | 'fake';
 }
 
+/** The model the person chose: a WebLLM model in this browser, or an OpenAI-compatible server on their own machine. */
+export type LlmChoice = { kind: 'webllm'; modelId: string } | { kind: 'openai-compatible'; baseUrl: string; model: string };
+
 export type LlmAnswer = { ok: true; text: string } | { ok: false; error: VaultError };
 
 export interface LlmPort {

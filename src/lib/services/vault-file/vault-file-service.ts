@@ -85,8 +85,8 @@ export class VaultFileServiceImpl implements VaultFileService {
 
   async exportFile(opId: string, request: ExportRequest, onProgress?: VaultFileProgressFn): Promise<ExportResult> {
     const vault = await this.opening;
-    return this.exclusive(opId, async (signal) => {
-      const exported = await this.startExport(vault, request, signal, safeProgress(onProgress));
+    return this.#exclusive(opId, async (signal) => {
+      const exported = await this.#startExport(vault, request, signal, safeProgress(onProgress));
       const { blob, bytes } = await streamToBlob(exported.stream);
       await exported.recordDone();
       return { ...exportSummary(exported, bytes), file: blob, fileName: exportFileName(exported.meta.exportedAt) };
@@ -95,7 +95,7 @@ export class VaultFileServiceImpl implements VaultFileService {
 
   async importFile(opId: string, request: ImportRequest, onProgress?: VaultFileProgressFn): Promise<ImportReport> {
     const vault = await this.opening;
-    return this.exclusive<ImportReport>(opId, (signal) => {
+    return this.#exclusive<ImportReport>(opId, (signal) => {
       const common = {
         passphrase: request.passphrase,
         deriveKey: this.options.deriveKey,
@@ -115,7 +115,7 @@ export class VaultFileServiceImpl implements VaultFileService {
     onProgress?: VaultFileProgressFn,
   ): Promise<SyncResult> {
     const vault = await this.opening;
-    return this.exclusive(opId, (signal) => this.sync(vault, folder, request, signal, safeProgress(onProgress)));
+    return this.#exclusive(opId, (signal) => this.#sync(vault, folder, request, signal, safeProgress(onProgress)));
   }
 
   async cancel(opId: string): Promise<boolean> {
@@ -124,7 +124,7 @@ export class VaultFileServiceImpl implements VaultFileService {
     return controller !== undefined;
   }
 
-  private async exclusive<T>(opId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #exclusive<T>(opId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.running.size > 0)
       fail('vault/failed', 'Another export or import of the vault file is running; wait for it or cancel it.', BUSY);
     const controller = new AbortController();
@@ -138,7 +138,7 @@ export class VaultFileServiceImpl implements VaultFileService {
     }
   }
 
-  private startExport(vault: Vault, request: ExportRequest, signal: AbortSignal, onProgress?: VaultFileProgressFn): Promise<VaultExport> {
+  #startExport(vault: Vault, request: ExportRequest, signal: AbortSignal, onProgress?: VaultFileProgressFn): Promise<VaultExport> {
     const encryption =
       request.passphrase !== undefined
         ? { passphrase: request.passphrase, kdf: request.kdf ?? this.options.kdf, deriveKey: this.options.deriveKey }
@@ -154,7 +154,7 @@ export class VaultFileServiceImpl implements VaultFileService {
   }
 
   /** The manifest's `exportedAt` of a file (reads only up to the manifest). */
-  private async exportedAtOf(file: Blob, passphrase: string | undefined): Promise<number> {
+  async #exportedAtOf(file: Blob, passphrase: string | undefined): Promise<number> {
     const events = readVault(file.stream() as ReadableStream<Uint8Array>, { passphrase, deriveKey: this.options.deriveKey });
     try {
       const first = await events.next();
@@ -166,7 +166,7 @@ export class VaultFileServiceImpl implements VaultFileService {
   }
 
   /** Merges the folder's file when it is newer than any seen here; then writes the vault when asked and needed. */
-  private async sync(
+  async #sync(
     vault: Vault,
     folder: FileSystemDirectoryHandle,
     request: SyncRequest,
@@ -179,7 +179,7 @@ export class VaultFileServiceImpl implements VaultFileService {
       () => null,
     );
     if (existing) {
-      const exportedAt = await this.exportedAtOf(existing, request.passphrase);
+      const exportedAt = await this.#exportedAtOf(existing, request.passphrase);
       const seen = await vault.settings.get('vault.syncSeenExportedAt');
       result.note = 'The folder holds no file newer than the last one merged or written here.';
       if (seen === null || exportedAt > seen) {
@@ -192,7 +192,7 @@ export class VaultFileServiceImpl implements VaultFileService {
     }
     const changed = await changedSinceMark(vault.db, await vault.settings.get('vault.exportMark'), await vaultCounts(vault.db));
     if (request.write && (!existing || changed)) {
-      const exported = await this.startExport(vault, { vectors: false, passphrase: request.passphrase }, signal, onProgress);
+      const exported = await this.#startExport(vault, { vectors: false, passphrase: request.passphrase }, signal, onProgress);
       const handle = await folder.getFileHandle(SYNC_FILE_NAME, { create: true });
       const counted = countingStream(exported.stream);
       // A writable writes to a swap file and replaces the old file only on close: a failure or a

@@ -1,10 +1,10 @@
-import type { StoredSummary } from '../core/api/extract-api';
-import { buildThreadMap, groupSessionsBySubject, type SessionUnits, type ThreadMap } from '../core/extract/thread-map';
-import { CATEGORIES, UNIT_KINDS, type CandidateUnit, type Category, type UnitKind } from '../core/extract/units';
-import type { NoteRecord } from '../core/records';
-import { readSummary } from './summaries-repo';
-import { withStoreTimeout } from './transaction';
-import type { Vault } from './vault';
+import type { StoredSummary } from '../../core/api/extract-api';
+import { buildThreadMap, groupSessionsBySubject, type SessionUnits, type ThreadMap } from '../../core/extract/thread-map';
+import { CATEGORIES, UNIT_KINDS, type CandidateUnit, type Category, type UnitKind } from '../../core/extract/units';
+import type { NoteRecord } from '../../core/records';
+import { readSummary } from '../summaries-repo';
+import { withStoreTimeout } from '../transaction';
+import type { Vault } from '../vault';
 
 /** The session summary of one conversation and the thread it belongs to across sessions. */
 export interface ConversationInsight {

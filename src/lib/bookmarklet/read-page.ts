@@ -1,6 +1,6 @@
-import { chatSourceForOrigin, type ChatSource } from '../origins';
-import type { CaptureMethod, CapturePayload, ConversationCapture, ResourceCapture } from '../payload';
-import { PAYLOAD_TYPE, PROTOCOL_VERSION } from '../protocol';
+import { chatSourceForOrigin, type ChatSource } from '../core/capture/origins';
+import type { CaptureMethod, CapturePayload, ConversationCapture, ResourceCapture } from '../core/capture/payload';
+import { PAYLOAD_TYPE, PROTOCOL_VERSION } from '../core/capture/protocol';
 import { nodeToText } from './dom-text';
 import { conversationIdFrom, readThread, threadTitle } from './sites';
 

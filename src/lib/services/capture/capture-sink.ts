@@ -1,20 +1,25 @@
-import { captureToParsed } from '../core/capture/to-parsed';
-import type { CapturePayload } from '../core/capture/payload';
-import { parsedEvents } from '../core/import/parsed-events';
-import { applyWriteSafety } from '../core/safety/write-safety';
-import { conversationRecordId, messageRecordId, resourceRecordId } from '../store/import-session';
-import { queueAfterPublish } from '../store/extract-queue';
-import { prepareConversation, runImport } from '../store/importer';
-import type { Vault } from '../store/vault';
-import type { CapturePreview, CaptureResult, CaptureSink } from './capture';
+import type { CapturePreview, CaptureResult } from '../../core/api/import';
+import { captureToParsed } from '../../core/capture/to-parsed';
+import type { CapturePayload } from '../../core/capture/payload';
+import { parsedEvents } from '../../core/import/parsed-events';
+import { applyWriteSafety } from '../../core/safety/write-safety';
+import { conversationRecordId, messageRecordId, resourceRecordId } from '../../store/import-session';
+import { queueAfterPublish } from '../../store/extract-queue';
+import { prepareConversation, runImport, type ImportOptions } from '../../store/importer';
+import type { Vault } from '../../store/vault';
+
+export interface CaptureSink {
+  preview(payload: CapturePayload): Promise<CapturePreview>;
+  save(payload: CapturePayload): Promise<CaptureResult>;
+}
 
 /**
- * The capture sink: a capture goes through the importer's own path (write-time safety, stable ids,
+ * The capture sink, run by the import worker: a capture goes through the importer's own path (write-time safety, stable ids,
  * staged rows published in one step, a reconciling report in `imports`), so a captured
  * conversation and an imported one are the same kind of record. The preview shows the text as it
  * will be stored (after redaction) and which messages the vault already holds.
  */
-export function createImportSink(openVault: () => Promise<Vault>): CaptureSink {
+export function createImportSink(openVault: () => Promise<Vault>, options: Pick<ImportOptions, 'onStarted'> = {}): CaptureSink {
   return {
     async preview(payload: CapturePayload): Promise<CapturePreview> {
       const vault = await openVault();
@@ -47,6 +52,7 @@ export function createImportSink(openVault: () => Promise<Vault>): CaptureSink {
       const conversations = parsed.kind === 'conversation' ? [parsed.conversation] : [];
       const resources = parsed.kind === 'resource' ? [parsed.resource] : [];
       const report = await runImport(vault, [{ name, size: null, events: parsedEvents(name, 'transcript', conversations, resources, 0) }], {
+        ...options,
         onPublished: queueAfterPublish(vault),
       });
       const file = report.files[0]!;

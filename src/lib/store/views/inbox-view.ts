@@ -1,6 +1,6 @@
-import { CATEGORIES } from '../core/extract/units';
-import type { MessageRecord, NoteRecord } from '../core/records';
-import type { Vault } from '../store/vault';
+import { CATEGORIES } from '../../core/extract/units';
+import type { MessageRecord, NoteRecord } from '../../core/records';
+import type { Vault } from '../vault';
 
 /** One group of the Inbox: the candidates of one conversation under one category. */
 export interface InboxGroup {
@@ -15,13 +15,6 @@ export interface InboxItem {
   note: NoteRecord;
   /** The cited messages' roles, in citation order (a decision must cite the user). */
   sources: { id: string; role: MessageRecord['role'] | 'missing' }[];
-}
-
-/** The undo toast: what was done, and the history entries that undo it. */
-export interface UndoOffer {
-  id: number;
-  label: string;
-  historyIds: string[];
 }
 
 const categoryRank = (category: string): number => {

@@ -1,6 +1,14 @@
-import { isAllowedChatOrigin } from '../origins';
-import type { CapturePayload } from '../payload';
-import { READY, RECEIVED, VIA_BOOKMARKLET, VIA_CLIPBOARD, VIA_PARAM, isMessageOfType, type ReceivedMessage } from '../protocol';
+import { isAllowedChatOrigin } from '../core/capture/origins';
+import type { CapturePayload } from '../core/capture/payload';
+import {
+  READY,
+  RECEIVED,
+  VIA_BOOKMARKLET,
+  VIA_CLIPBOARD,
+  VIA_PARAM,
+  isMessageOfType,
+  type ReceivedMessage,
+} from '../core/capture/protocol';
 import type { Notice } from './notice';
 
 /** How long the chat page waits for the capture page to announce it is ready. */

@@ -1,5 +1,5 @@
-import type { CapturedMessage } from '../payload';
-import type { ChatSource } from '../origins';
+import type { CapturedMessage } from '../core/capture/payload';
+import type { ChatSource } from '../core/capture/origins';
 import { nodeToText } from './dom-text';
 
 /**
