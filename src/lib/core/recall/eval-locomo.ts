@@ -12,7 +12,7 @@ import { recordIndex } from './locomo-records';
 import type { CandidateRecord } from './ports';
 import { recall } from './recall';
 import { retrieve, type RetrieveDeps, type SearcherWeights } from './retrieve';
-import type { TokenCounter } from './tokens';
+import type { TokenCounter } from '../text/token-count';
 import type { Candidate } from './types';
 
 export { sampleRecords } from './locomo-records';

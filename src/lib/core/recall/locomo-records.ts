@@ -6,7 +6,7 @@ import { hashBasis } from '../text/normalize';
 import type { LocomoEvalOptions, SampleIndex } from './eval-locomo';
 import { sampleToConversations, turnText, type LocomoSample } from './locomo-data';
 import type { CandidateRecord } from './ports';
-import { countTokens as defaultCounter, type TokenCounter } from './tokens';
+import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
 
 export function sampleRecords(sample: LocomoSample, count: TokenCounter): CandidateRecord[] {
   return sampleToConversations(sample).flatMap((conv) =>
