@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chatgptConversation, text } from '../../factories/import-fixtures';
+import { chatgptConversation, text, type NodeSpec } from '../../factories/import-fixtures';
 
 /**
  * The CLI as a person runs it, in its own process with stdout a pipe (`engram ... --json | jq`):
@@ -19,7 +19,7 @@ const CONVERSATIONS = 200;
 /** A ChatGPT export whose every message holds a decision, a constraint and an action: > 1 MB of candidates. */
 function writeExport(): string {
   const conversations = Array.from({ length: CONVERSATIONS }, (_, c) => {
-    const nodes = [{ id: `c${c}-root`, parent: null, empty: true }];
+    const nodes: NodeSpec[] = [{ id: `c${c}-root`, parent: null, empty: true }];
     for (let t = 0; t < 6; t++) {
       nodes.push({
         id: `c${c}-m${t}`,
@@ -30,7 +30,7 @@ function writeExport(): string {
           `We decided to deploy service ${c}-${t} on Friday after the review. ` +
             `The budget for cluster ${c} is limited to ${t} nodes. Run the rollback script for tenant ${c}.`,
         ),
-      } as (typeof nodes)[number]);
+      });
     }
     return chatgptConversation(nodes, nodes.at(-1)!.id, { id: `conv-${c}`, title: `Deploy plan ${c}` });
   });

@@ -8,6 +8,7 @@ import { modelsForDevice, suggestedModel } from '../../../src/lib/models/webllm-
 import { createWebLlm } from '../../../src/lib/models/webllm-create';
 import { NO_WEBGPU, probeWebGpu, vramBudget, type WebGpuCapabilities } from '../../../src/lib/models/webllm-device';
 import { RemoteLlm } from '../../../workers/index/remote-llm';
+import { scriptedLlm } from '../../factories/scripted-llm';
 
 const GPU_NO_F16: WebGpuCapabilities = {
   webgpu: true,
@@ -78,13 +79,11 @@ describe('LLM client helpers', () => {
   });
 
   it('the bridge returns errors as results and the worker side rethrows them with their code', async () => {
-    const failing = llmBridge({
-      id: 'fake',
-      kind: 'fake',
-      complete: async () => {
+    const failing = llmBridge(
+      scriptedLlm(() => {
         throw new VaultFailure(vaultError('llm/invalid-output', 'bad json'));
-      },
-    });
+      }),
+    );
     expect(await failing([], { temperature: 0 })).toEqual({ ok: false, error: { code: 'llm/invalid-output', message: 'bad json' } });
     const remote = new RemoteLlm({ id: 'fake', kind: 'fake' }, failing);
     await expect(remote.complete([], { temperature: 0 })).rejects.toMatchObject({ code: 'llm/invalid-output' });

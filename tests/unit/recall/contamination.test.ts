@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { assemblePackage } from '../../../src/lib/core/recall/budget';
 import { recall } from '../../../src/lib/core/recall/recall';
 import type { RecallResult } from '../../../src/lib/core/recall/types';
-import { HANG, scriptedLlm, type FakeStep } from '../../factories/fake-llm';
+import { HANG, scriptedLlm, type ScriptStep } from '../../factories/scripted-llm';
 import { candidateRecord, DAY, fakeSanitize, NOW } from '../../factories/recall';
 import { harnessIndex } from '../../factories/recall-harness';
 
@@ -40,7 +40,7 @@ const records = [
 ];
 
 /** The gate a small model would be: it judges each memory's field against the intent. */
-const judgeByField: FakeStep = (messages) => {
+const judgeByField: ScriptStep = (messages) => {
   const refs = [...messages[1]!.content.matchAll(/<memory ref="(m\d+)"[^>]*>\n([^<]*)\n<\/memory>/gu)];
   return JSON.stringify({
     verdicts: refs.map(([, ref, text]) =>
@@ -51,7 +51,7 @@ const judgeByField: FakeStep = (messages) => {
   });
 };
 
-async function run(gate: FakeStep): Promise<RecallResult> {
+async function run(gate: ScriptStep): Promise<RecallResult> {
   const deps = await harnessIndex(records);
   const llm = scriptedLlm([gate]);
   const result = await recall(

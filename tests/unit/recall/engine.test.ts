@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { LexicalEmbedder } from '../../../src/lib/models/lexical-embedder';
 import { RecallEngine } from '../../../workers/recall/engine';
 import { conversationUnits, NO_NEIGHBOURS, type IndexUnit } from '../../../workers/recall/units';
-import { scriptedLlm, type FakeStep } from '../../factories/fake-llm';
+import { scriptedLlm, type ScriptStep } from '../../factories/scripted-llm';
 import { candidateRecord, NOW } from '../../factories/recall';
 
 const unit = (id: string, text: string, over: Partial<IndexUnit['record']> = {}): IndexUnit => {
@@ -109,7 +109,7 @@ describe('recall engine read path', () => {
     });
   });
 
-  const judgeByField: FakeStep = (messages) => {
+  const judgeByField: ScriptStep = (messages) => {
     const refs = [...messages[1]!.content.matchAll(/<memory ref="(m\d+)"[^>]*>\n([^<]*)\n<\/memory>/gu)];
     return JSON.stringify({
       verdicts: refs.map(([, ref, text]) =>
@@ -123,7 +123,7 @@ describe('recall engine read path', () => {
   it('drops the contamination note at the gate, and keeps it on top when the gate fails', async () => {
     const engine = await engineOf(garden);
     const prompt = 'How does negative space create a sense of distance and expansion in a Japanese garden?';
-    const run = async (step: FakeStep) => {
+    const run = async (step: ScriptStep) => {
       const outcome = await engine.recall(
         { prompt },
         { now: NOW, llm: scriptedLlm([step]), llmDecompose: false, llmIntent: false, gateTimeoutMs: 100 },
