@@ -24,6 +24,7 @@ describe('the WebLLM path on a machine without WebGPU', () => {
     const capabilities = await probeWebGpu(undefined);
     expect(capabilities.webgpu).toBe(false);
     const choices = modelsForDevice(capabilities, vramBudget(null, undefined));
+    expect(choices.length).toBeGreaterThan(0);
     expect(choices.every((c) => !c.offered && c.excludedBecause.includes('no-webgpu'))).toBe(true);
     expect(suggestedModel(choices)).toBeNull();
     const text = llmStatusText({ phase: 'none', capabilities, active: null, loadingModelId: null, progress: null });
