@@ -10,6 +10,7 @@ import { modelsForDevice, suggestedModel } from '../../../src/lib/models/webllm-
 import { createWebLlm } from '../../../src/lib/models/webllm-create';
 import { NO_WEBGPU, probeWebGpu, vramBudget, type WebGpuCapabilities } from '../../../src/lib/models/webllm-device';
 import { RemoteLlm } from '../../../src/lib/services/llm/remote-llm';
+import { scriptedLlm } from '../../factories/scripted-llm';
 
 const GPU_NO_F16: WebGpuCapabilities = {
   webgpu: true,
@@ -25,6 +26,7 @@ describe('the WebLLM path on a machine without WebGPU', () => {
     const capabilities = await probeWebGpu(undefined);
     expect(capabilities.webgpu).toBe(false);
     const choices = modelsForDevice(capabilities, vramBudget(null, undefined));
+    expect(choices.length).toBeGreaterThan(0);
     expect(choices.every((c) => !c.offered && c.excludedBecause.includes('no-webgpu'))).toBe(true);
     expect(suggestedModel(choices)).toBeNull();
     const text = llmStatusText({ phase: 'none', capabilities, active: null, loadingModelId: null, progress: null });
@@ -80,13 +82,11 @@ describe('LLM client helpers', () => {
   });
 
   it('the port returns errors as results and the borrowing side rethrows them with their code', async () => {
-    const failing = serveLlmPort({
-      id: 'fake',
-      kind: 'fake',
-      complete: async () => {
+    const failing = serveLlmPort(
+      scriptedLlm(() => {
         throw new VaultFailure(vaultError('llm/invalid-output', 'bad json'));
-      },
-    });
+      }),
+    );
     expect(await failing.complete([], { temperature: 0 }, 1)).toEqual({
       ok: false,
       error: { code: 'llm/invalid-output', message: 'bad json' },

@@ -83,6 +83,7 @@ describe('embedders and the vector index', () => {
     expect(await h.vault.settings.get('index.serving')).toEqual(TINY);
     expect(await h.vault.db.vectors.where('modelId').equals('lexical-v1-384').count()).toBe(0);
     const rows = await h.vault.db.vectors.toArray();
+    expect(rows).toHaveLength(total);
     expect(rows.every((r) => r.modelId === TINY_ID && r.dims === 32 && r.vector.length === 32)).toBe(true);
     const query = await h.service.embedQuery('koi pond filter');
     expect(query.length).toBe(32);

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
-import type { Llm, LlmCallOptions, LlmMessage } from '../../../src/lib/core/api/llm';
+import type { Llm, LlmMessage } from '../../../src/lib/core/api/llm';
 import type { RecallRequest, RecallResponse } from '../../../src/lib/core/api/recall-api';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import type { LlmPort } from '../../../src/lib/core/api/llm-port';
@@ -13,6 +13,7 @@ import { RecallService, type RecallServiceOptions } from '../../../src/lib/servi
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE, MOSS } from '../../factories/index-fixtures';
 import { note } from '../../factories/records';
+import { stagedLlm, type ScriptedLlm, type ScriptFn } from '../../factories/scripted-llm';
 
 const NOW = Date.UTC(2026, 10, 22);
 const fresh = harnessPool();
@@ -37,21 +38,12 @@ function answered(response: RecallResponse) {
 }
 
 /**
- * A test-only Llm that answers by stage: the fit-gate gets `gate(messages)`, intent and
- * decomposition get an answer that is not JSON (they fall back to the deterministic versions).
+ * The scripted fake answering by stage: the fit-gate gets `gate(messages)` on every call, intent
+ * and decomposition get an answer that is not JSON (they fall back to the deterministic versions).
  */
-function stagedLlm(gate: (messages: readonly LlmMessage[], options: LlmCallOptions) => Promise<string>): Llm & { gateCalls: number } {
-  const llm = {
-    id: 'fake:staged',
-    kind: 'fake' as const,
-    gateCalls: 0,
-    async complete(messages: readonly LlmMessage[], options: LlmCallOptions): Promise<string> {
-      if (!messages[0]!.content.includes('relevance gate')) return 'not json';
-      llm.gateCalls++;
-      return gate(messages, options);
-    },
-  };
-  return llm;
+function stagedGate(gate: ScriptFn): ScriptedLlm {
+  const stageOf = (messages: readonly LlmMessage[]) => (messages[0]!.content.includes('relevance gate') ? 'gate' : 'other');
+  return stagedLlm(stageOf, { gate, other: () => 'not json' }, 'fake:staged');
 }
 
 /** The recall service over a harness's index; `recall(request, llm)` lends `llm` for that request. */
@@ -105,7 +97,7 @@ describe('recall served by the index worker (RecallService over the real index s
     const service = recaller(h);
     let gateStarted!: () => void;
     const started = new Promise<void>((resolve) => (gateStarted = resolve));
-    const hanging = stagedLlm(() => {
+    const hanging = stagedGate(() => {
       gateStarted();
       return new Promise<string>(() => undefined);
     });
@@ -123,7 +115,7 @@ describe('recall served by the index worker (RecallService over the real index s
     const plain = answered(await service.ask(request('Japanese garden moss soil')));
     const [top, second] = plain.result.items;
     expect(top && second).toBeTruthy();
-    const dropsFirst = stagedLlm(async (messages) =>
+    const dropsFirst = stagedGate(async (messages) =>
       JSON.stringify({ verdicts: refsIn(messages).map((ref, i) => ({ ref, keep: i !== 0, reason: i === 0 ? 'off topic' : 'on topic' })) }),
     );
     const gated = answered(await service.ask(request('Japanese garden moss soil'), dropsFirst));
@@ -156,21 +148,21 @@ describe('recall served by the index worker (RecallService over the real index s
     const baseline = answered(await quick.ask(request('moss soil water')));
     const ids = baseline.result.items.map((c) => c.record.id);
 
-    const hang = stagedLlm(() => new Promise<string>(() => undefined));
+    const hang = stagedGate(() => new Promise<string>(() => undefined));
     const timedOut = answered(await quick.ask(request('moss soil water'), hang));
     expect(timedOut.result.gate).toMatchObject({ ran: false, reason: 'timeout' });
     expect(timedOut.result.items.map((c) => c.record.id)).toEqual(ids);
 
-    const invalid = stagedLlm(async () => '{"verdicts": "nope"');
+    const invalid = stagedGate(async () => '{"verdicts": "nope"');
     const bad = answered(await quick.ask(request('moss soil water'), invalid));
     expect(bad.result.gate).toMatchObject({ ran: false, reason: 'invalid-output' });
     expect(bad.result.items.map((c) => c.record.id)).toEqual(ids);
-    expect(invalid.gateCalls).toBe(1);
+    expect(invalid.callsOf('gate')).toHaveLength(1);
   });
 
   it('crosses real comlink boundaries: the request and answer as plain data, the model lent over a port', async () => {
     const h = await vault();
-    const dropAll = stagedLlm(async (messages) =>
+    const dropAll = stagedGate(async (messages) =>
       JSON.stringify({ verdicts: refsIn(messages).map((ref) => ({ ref, keep: false, reason: 'not this field' })) }),
     );
     const lent = lentOverPort(dropAll);
@@ -198,7 +190,7 @@ describe('recall served by the index worker (RecallService over the real index s
     const started = new Promise<void>((resolve) => (gateStarted = resolve));
     let aborted!: () => void;
     const lenderAborted = new Promise<void>((resolve) => (aborted = resolve));
-    const hanging = stagedLlm(
+    const hanging = stagedGate(
       (_messages, options) =>
         new Promise<string>((_, reject) => {
           options.signal?.addEventListener('abort', () => {

@@ -14,7 +14,7 @@ import type { LlmMessage } from '../../../src/lib/core/api/llm';
 import { recall } from '../../../src/lib/core/recall/recall';
 import type { RecallResult } from '../../../src/lib/core/recall/types';
 import type { Tier } from '../../../src/lib/core/records';
-import { HANG, scriptedLlm, type FakeStep } from '../../factories/fake-llm';
+import { HANG, scriptedLlm, type ScriptStep } from '../../factories/scripted-llm';
 import { candidateRecord, NOW } from '../../factories/recall';
 import { recordsIndex } from '../../factories/recall-index';
 import { seededRng } from '../../factories/rng';
@@ -49,7 +49,7 @@ function shown(messages: readonly LlmMessage[]): { ref: string; id: string | und
 }
 
 /** A gate that keeps what shares the prompt's subject, wrong on `noise` of its verdicts. */
-function evidenceGate(topic: string, noise: number, rng: () => number): FakeStep {
+function evidenceGate(topic: string, noise: number, rng: () => number): ScriptStep {
   return (messages) =>
     JSON.stringify({
       verdicts: shown(messages).map(({ ref, id }) => {
@@ -60,7 +60,7 @@ function evidenceGate(topic: string, noise: number, rng: () => number): FakeStep
     });
 }
 
-async function ask(prompt: string, gate: FakeStep | null): Promise<RecallResult> {
+async function ask(prompt: string, gate: ScriptStep | null): Promise<RecallResult> {
   const deps = await recordsIndex(records);
   const result = await recall(
     { prompt },

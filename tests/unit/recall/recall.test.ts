@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { recall } from '../../../src/lib/core/recall/recall';
-import { scriptedLlm } from '../../factories/fake-llm';
+import { scriptedLlm } from '../../factories/scripted-llm';
 import { candidateRecord, NOW } from '../../factories/recall';
 import { recordsIndex } from '../../factories/recall-index';
 

@@ -1,11 +1,13 @@
 /**
- * One structured LLM call as the read path makes it: JSON-schema constrained, temperature 0, bounded
- * by a timeout, validated with zod. It never throws: every failure comes back as a reason, so each
- * caller can fall back (decomposer, intent) or fail open (fit-gate) and say why.
+ * JSON from a language model, in one place: how an answer's JSON text is found (the model adapters
+ * in `models/` use it on every structured answer) and one structured call as the read path makes
+ * it: JSON-schema constrained, temperature 0, bounded by a timeout, validated with zod. The call
+ * never throws: every failure comes back as a reason, so each caller can fall back (decomposer,
+ * intent) or fail open (fit-gate) and say why.
  */
 import { z } from 'zod';
-import type { Llm, LlmMessage } from '../api/llm';
-import { isVaultError, toVaultError, type VaultError } from '../errors';
+import type { Llm, LlmMessage } from './api/llm';
+import { isVaultError, toVaultError, vaultError, type VaultError } from './errors';
 
 export type LlmFailure = 'no-llm' | 'timeout' | 'invalid-output' | 'error' | 'cancelled';
 
@@ -26,20 +28,39 @@ export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
-/** Models sometimes wrap JSON in a Markdown fence even when constrained; accept that, nothing looser. */
-function unfence(text: string): string {
-  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/u.exec(text);
-  return fenced ? fenced[1]! : text.trim();
+/**
+ * Pulls one JSON value out of a model's answer. Constrained decoding gives bare JSON, but a model
+ * that was only *asked* for JSON often wraps it in a code fence or a sentence; both are accepted
+ * here so the parser sees plain JSON text.
+ */
+export function extractJsonText(answer: string): { ok: true; text: string } | { ok: false; error: VaultError } {
+  const trimmed = answer.trim();
+  const candidates: string[] = [trimmed];
+  const fence = /```(?:json)?\s*([\s\S]*?)```/iu.exec(trimmed);
+  if (fence?.[1]) candidates.push(fence[1].trim());
+  const start = trimmed.search(/[{[]/u);
+  const end = Math.max(trimmed.lastIndexOf('}'), trimmed.lastIndexOf(']'));
+  if (start >= 0 && end > start) candidates.push(trimmed.slice(start, end + 1));
+  for (const text of candidates) {
+    try {
+      JSON.parse(text);
+      return { ok: true, text };
+    } catch {
+      // try the next reading
+    }
+  }
+  return {
+    ok: false,
+    error: vaultError('llm/invalid-output', 'The model answered with text that is not valid JSON.', {
+      excerpt: trimmed.slice(0, 200),
+    }),
+  };
 }
 
 export function parseJsonAnswer<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; message: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(unfence(text));
-  } catch {
-    return { ok: false, message: 'the answer is not JSON' };
-  }
-  const parsed = schema.safeParse(raw);
+  const json = extractJsonText(text);
+  if (!json.ok) return { ok: false, message: 'the answer is not JSON' };
+  const parsed = schema.safeParse(JSON.parse(json.text));
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
   return {

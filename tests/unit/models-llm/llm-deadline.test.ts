@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clampTemperature, withDeadline } from '../../../src/lib/models/llm-deadline';
-import { extractJsonText } from '../../../src/lib/models/llm-json';
 
 describe('temperature', () => {
   it('is clamped to 0 - 0.1', () => {
@@ -40,19 +39,5 @@ describe('withDeadline', () => {
 
   it('passes the work error through', async () => {
     await expect(withDeadline(() => Promise.reject(new Error('boom')), { timeoutMs: 100 })).rejects.toThrow('boom');
-  });
-});
-
-describe('extractJsonText', () => {
-  it('accepts bare JSON, a fenced block and JSON inside prose', () => {
-    expect(extractJsonText(' {"a":1} ')).toEqual({ ok: true, text: '{"a":1}' });
-    expect(extractJsonText('```json\n{"a":1}\n```')).toEqual({ ok: true, text: '{"a":1}' });
-    expect(extractJsonText('Sure! {"a":1} Hope it helps.')).toEqual({ ok: true, text: '{"a":1}' });
-  });
-
-  it('refuses text that holds no valid JSON', () => {
-    const result = extractJsonText('{"a": 1');
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.code).toBe('llm/invalid-output');
   });
 });
