@@ -1,10 +1,15 @@
 import * as Comlink from 'comlink';
 import { plainError } from '../src/lib/core/errors';
 
-/** The method names of an object: its own and its classes' (a service's methods live on its prototype). */
+/**
+ * The methods an object offers: a plain object's own functions, or a class instance's methods (those
+ * on its prototype chain). A class's fields are never exposed, functions or not, nor its `#private`
+ * helpers, which are not on the prototype.
+ */
 function methodNames(api: object): string[] {
+  if (Object.getPrototypeOf(api) === Object.prototype) return Object.keys(api);
   const names = new Set<string>();
-  for (let o: object | null = api; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+  for (let o = Object.getPrototypeOf(api) as object | null; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
     for (const name of Object.getOwnPropertyNames(o)) if (name !== 'constructor') names.add(name);
   }
   return [...names];
