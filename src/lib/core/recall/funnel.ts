@@ -1,6 +1,7 @@
 /**
  * The selection funnel (DESIGN read path 4), in order: retrieve wider (width) -> similarity floor ->
- * fit-gate -> provenance rank (gate-first) -> provenance-preserving dedup -> token-cap backstop.
+ * fit-gate -> reranker behind its attention gate (rerank.ts) -> provenance rank (gate-first) ->
+ * provenance-preserving dedup -> token-cap backstop.
  * Every dropped candidate carries its stage and reason. If nothing survives, the outcome says the
  * vault holds nothing on this and lists the closest misses; it never pads. Switched off, the outcome
  * is the plain hybrid ranking (fused order, nothing dropped) for comparison.
@@ -8,6 +9,7 @@
 import { dedupByProvenance, NEAR_DUPLICATE_JACCARD } from './dedup';
 import { fitGate, type FitGateOptions } from './fit-gate';
 import { provenanceRank } from './provenance-rank';
+import { rerankStage, type RerankOptions, type RerankStatus } from './rerank';
 import { applyFloor } from './similarity-floor';
 import { applyTokenCap, DEFAULT_TOKEN_CAP } from './token-cap';
 import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
@@ -67,6 +69,8 @@ export interface FunnelOptions {
   maxWidth?: number;
   floor: FloorStatus;
   gate?: FitGateOptions;
+  /** The second stage (cross-encoder) over the gate's survivors, before provenance rank. */
+  rerank?: RerankOptions;
   tokenCap?: number;
   nearDuplicateJaccard?: number;
   countTokens?: TokenCounter;
@@ -80,6 +84,8 @@ export interface FunnelOutcome {
   tokenCap: TokenCapStatus | null;
   holdsNothing: HoldsNothing | null;
   gateMs: number;
+  rerank: RerankStatus;
+  rerankMs: number;
 }
 
 const bySimilarity = (a: DroppedCandidate, b: DroppedCandidate) =>
@@ -97,12 +103,14 @@ function holdsNothing(emptyAt: HoldsNothing['emptyAt'], misses: readonly Dropped
 }
 
 const GATE_SKIPPED: GateStatus = { ran: false, reason: 'no-candidates', message: 'nothing reached the fit-gate' };
+const RERANK_SKIPPED: RerankStatus = { ran: false, reason: 'no-candidates', message: 'nothing reached the reranker' };
 
 /** `fused` must be in fused (RRF) order, as retrieve returns it. */
 export async function runFunnel(fused: readonly ScoredCandidate[], intent: string, options: FunnelOptions): Promise<FunnelOutcome> {
   if (!options.enabled) {
     const gate: GateStatus = { ran: false, reason: 'disabled', message: 'the funnel is switched off: plain hybrid ranking' };
-    return { items: [...fused], dropped: [], gate, floor: null, tokenCap: null, holdsNothing: null, gateMs: 0 };
+    const rerank: RerankStatus = { ran: false, reason: 'disabled', message: 'the funnel is switched off' };
+    return { items: [...fused], dropped: [], gate, floor: null, tokenCap: null, holdsNothing: null, gateMs: 0, rerank, rerankMs: 0 };
   }
   const tokensOf = tokenSizer(options.countTokens ?? defaultCounter);
   const maxWidth = Math.max(options.maxWidth ?? MAX_WIDTH, options.width ?? DEFAULT_FUNNEL_WIDTH);
@@ -110,7 +118,7 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
   const dropped: DroppedCandidate[] = fused
     .slice(width)
     .map((candidate, i) => ({ candidate, stage: 'width', reason: `fused rank ${width + i + 1} is beyond the funnel width ${width}` }));
-  const base = { floor: options.floor, tokenCap: null, gateMs: 0 };
+  const base = { floor: options.floor, tokenCap: null, gateMs: 0, rerank: RERANK_SKIPPED, rerankMs: 0 };
   if (fused.length === 0) return { ...base, items: [], dropped, gate: GATE_SKIPPED, holdsNothing: holdsNothing('retrieval', []) };
 
   const floored = applyFloor(fused.slice(0, width), options.floor.value);
@@ -125,9 +133,11 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
     return { ...base, gateMs, items: [], dropped, gate: gated.status, holdsNothing: holdsNothing('fit-gate', gated.dropped) };
   }
 
-  const unique = dedupByProvenance(provenanceRank(gated.kept), options.nearDuplicateJaccard ?? NEAR_DUPLICATE_JACCARD);
+  const reranked = await rerankStage(gated.kept, options.rerank ?? {});
+  const unique = dedupByProvenance(provenanceRank(reranked.candidates), options.nearDuplicateJaccard ?? NEAR_DUPLICATE_JACCARD);
   dropped.push(...unique.dropped);
   const capped = applyTokenCap(unique.kept, options.tokenCap ?? DEFAULT_TOKEN_CAP, tokensOf);
   dropped.push(...capped.dropped);
-  return { ...base, gateMs, items: capped.kept, dropped, gate: gated.status, tokenCap: capped.status, holdsNothing: null };
+  const rerank = { rerank: reranked.status, rerankMs: reranked.ms };
+  return { ...base, gateMs, ...rerank, items: capped.kept, dropped, gate: gated.status, tokenCap: capped.status, holdsNothing: null };
 }

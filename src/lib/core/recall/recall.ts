@@ -4,13 +4,17 @@
  * which the index worker supplies. Bad input and failing dependencies come back as a Result.
  */
 import type { Llm } from '../api/llm';
+import type { StageBreakers } from '../breaker/circuit-breaker';
 import { err, ok, toVaultError, vaultError, type Result } from '../errors';
+import type { AttentionOptions } from './attention-gate';
 import { decompose } from './decompose';
 import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH, type FunnelOptions } from './funnel';
 import { deriveIntent } from './intent';
 import { retrieve, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
 import { accessWrites, scoreAll } from './scoring';
+import type { Reranker } from './rerank';
 import { floorFor } from './similarity-floor';
+import { breakersOrFresh, StageRecorder } from './stage-trace';
 import type { TokenCounter } from '../text/token-count';
 import type { RecallResult } from './types';
 
@@ -21,6 +25,12 @@ export interface RecallDeps extends RetrieveDeps {
   now: number;
   /** Monotonic clock in ms for timings (performance.now in the app). */
   clock?: () => number;
+  /** The cross-encoder of the second stage; null or absent: the first-stage order stands. */
+  reranker?: Reranker | null;
+  /** One circuit breaker per model stage, kept across recalls (recall-service.ts). */
+  breakers?: StageBreakers;
+  /** Wall-clock time for the breakers' "retries in" (default Date.now). */
+  wallClock?: () => number;
 }
 
 export interface RecallInput {
@@ -43,6 +53,12 @@ export interface RecallOptions {
   floor?: number | null;
   tokenCap?: number;
   gateTimeoutMs?: number;
+  /** The reranker switch (default on when a reranker is given). */
+  rerank?: boolean;
+  rerankTimeoutMs?: number;
+  attention?: AttentionOptions;
+  /** The intent class (the intent router's) that picks the reranker's blend; null: the default blend. */
+  intentClass?: string | null;
   /** Ask the LLM for variants / intent (when one is given). Default true. */
   llmDecompose?: boolean;
   llmIntent?: boolean;
@@ -65,6 +81,8 @@ function funnelOptions(
   deps: RecallDeps,
   options: RecallOptions,
   common: { signal?: AbortSignal; clock: () => number },
+  stages: StageRecorder,
+  prompt: string,
 ): FunnelOptions & { maxWidth: number } {
   const width = options.width ?? DEFAULT_FUNNEL_WIDTH;
   return {
@@ -78,6 +96,17 @@ function funnelOptions(
       llm: deps.llm ?? null,
       ...(options.gateTimeoutMs ? { timeoutMs: options.gateTimeoutMs } : {}),
       ...common,
+      guard: stages.guard('fit-gate'),
+    },
+    rerank: {
+      enabled: options.rerank !== false,
+      reranker: deps.reranker ?? null,
+      query: prompt,
+      intentClass: options.intentClass ?? null,
+      ...(options.rerankTimeoutMs ? { timeoutMs: options.rerankTimeoutMs } : {}),
+      ...(options.attention ? { attention: options.attention } : {}),
+      ...common,
+      guard: stages.guard('rerank'),
     },
     ...(options.tokenCap ? { tokenCap: options.tokenCap } : {}),
     ...(options.countTokens ? { countTokens: options.countTokens } : {}),
@@ -92,11 +121,18 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
   const llm = deps.llm ?? null;
   const signal = options.signal;
   const common = { ...(signal ? { signal } : {}), clock };
-  const funnel = funnelOptions(deps, options, common);
+  const wallClock = deps.wallClock ?? (() => Date.now());
+  const stages = new StageRecorder(breakersOrFresh(deps.breakers, wallClock), wallClock);
+  const funnel = funnelOptions(deps, options, common, stages, prompt);
   try {
     const [intent, decomposition] = await Promise.all([
-      deriveIntent(prompt, { given: input.intent ?? null, llm: options.llmIntent === false ? null : llm, ...common }),
-      decompose(prompt, { llm: options.llmDecompose === false ? null : llm, ...common }),
+      deriveIntent(prompt, {
+        given: input.intent ?? null,
+        llm: options.llmIntent === false ? null : llm,
+        ...common,
+        guard: stages.guard('intent'),
+      }),
+      decompose(prompt, { llm: options.llmDecompose === false ? null : llm, ...common, guard: stages.guard('decompose') }),
     ]);
     const t1 = clock();
     if (signal?.aborted) return err(cancelled());
@@ -109,7 +145,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     });
     const t2 = clock();
     if (signal?.aborted) return err(cancelled());
-    const { gateMs, ...outcome } = await runFunnel(
+    const { gateMs, rerankMs, ...outcome } = await runFunnel(
       scoreAll(retrieval.candidates, deps.now, { recency: options.recency !== false }),
       intent.text,
       funnel,
@@ -122,7 +158,13 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       funnel: funnel.enabled,
       ...outcome,
       accessWrites: accessWrites(outcome.items, deps.now),
-      timings: { decomposeMs: t1 - t0, retrieveMs: t2 - t1, gateMs, totalMs: clock() - t0 },
+      stages: stages.result({
+        intent: intent.fallbackReason,
+        decompose: decomposition.fallbackReason,
+        'fit-gate': outcome.gate.ran ? null : outcome.gate.message,
+        rerank: outcome.rerank.ran ? null : outcome.rerank.message,
+      }),
+      timings: { decomposeMs: t1 - t0, retrieveMs: t2 - t1, gateMs, rerankMs, totalMs: clock() - t0 },
     });
   } catch (thrown) {
     if (signal?.aborted) return err(cancelled());

@@ -1,6 +1,9 @@
 /** The shapes the read path produces: variants, candidates with their signals, drops, the result. */
+import type { BreakerStatus } from '../breaker/circuit-breaker';
 import type { VaultError } from '../errors';
 import type { CandidateRecord } from './ports';
+import type { RerankStatus } from './rerank';
+import type { StageTraces } from './stage-trace';
 
 /** The four angles a prompt is searched from (DESIGN, read path 1). */
 export type VariantKind = 'concept' | 'method' | 'continuity' | 'authority';
@@ -61,6 +64,8 @@ export interface ScoredCandidate extends Candidate {
   scores: ScoreBreakdown;
   /** The fit-gate's one-line reason for keeping it; null when the gate did not judge it. */
   gateReason: string | null;
+  /** Set when the reranker scored it: its raw score, the blend, and the normalized first-stage score. */
+  rerank?: { score: number; blended: number; firstStage: number };
 }
 
 export type FunnelStage = 'width' | 'floor' | 'fit-gate' | 'dedup' | 'token-cap';
@@ -71,11 +76,11 @@ export interface DroppedCandidate {
   reason: string;
 }
 
-export type GateSkipReason = 'disabled' | 'no-llm' | 'no-candidates' | 'timeout' | 'invalid-output' | 'error';
+export type GateSkipReason = 'disabled' | 'no-llm' | 'no-candidates' | 'timeout' | 'invalid-output' | 'error' | 'breaker-open';
 
 export type GateStatus =
   | { ran: true; llmId: string; kept: number; dropped: number; unjudged: number; ms: number }
-  | { ran: false; reason: GateSkipReason; message: string; error?: VaultError };
+  | { ran: false; reason: GateSkipReason; message: string; error?: VaultError; breaker?: BreakerStatus };
 
 export interface FloorStatus {
   value: number;
@@ -108,6 +113,7 @@ export interface RecallTimings {
   decomposeMs: number;
   retrieveMs: number;
   gateMs: number;
+  rerankMs: number;
   totalMs: number;
 }
 
@@ -122,9 +128,13 @@ export interface RecallResult {
   /** Every candidate the funnel dropped, with its stage and reason, in the order they were dropped. */
   dropped: DroppedCandidate[];
   gate: GateStatus;
+  /** The second stage: reranked, or why not (the attention gate's rule, the breaker, no reranker). */
+  rerank: RerankStatus;
   floor: FloorStatus | null;
   tokenCap: TokenCapStatus | null;
   holdsNothing: HoldsNothing | null;
   accessWrites: AccessWrite[];
+  /** What each model stage did in this recall (called, failed, bypassed, skipped) and its breaker. */
+  stages: StageTraces;
   timings: RecallTimings;
 }

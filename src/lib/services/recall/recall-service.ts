@@ -6,6 +6,7 @@
  * call `answer`; the worker's `recall` adds "the newest request wins".
  */
 import type { Llm } from '../../core/api/llm';
+import type { StageBreakers } from '../../core/breaker/circuit-breaker';
 import type { ExcludedItem, RecallRequest, RecallResponse } from '../../core/api/recall-api';
 import { err, ok, VaultFailure, vaultError, type Result } from '../../core/errors';
 import { assemblePackage, type AssembledPackage } from '../../core/recall/budget';
@@ -13,6 +14,7 @@ import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-window
 import type { PackageFormat } from '../../core/recall/package-format';
 import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
+import type { Reranker } from '../../core/recall/rerank';
 import type { RetrieveDeps } from '../../core/recall/retrieve';
 import type { RecallResult } from '../../core/recall/types';
 import type { Vault } from '../../store/vault';
@@ -26,6 +28,10 @@ export const MAX_PROMPT_CHARS = 20_000;
 export interface RecallServiceOptions {
   /** The language model for decomposition, intent and the fit-gate (null: model-free fallbacks). */
   llm?: () => Llm | null;
+  /** The cross-encoder of the second stage (null: the first-stage order stands). */
+  reranker?: () => Reranker | null;
+  /** One circuit breaker per model stage, shared with extraction (the index worker's). */
+  breakers?: StageBreakers;
   /** Wall clock for recency and write-back (default Date.now). */
   now?: () => number;
   /** Monotonic clock for timings (default performance.now). */
@@ -114,7 +120,15 @@ export class RecallService {
     const now = at ?? (this.options.now ?? Date.now)();
     const outcome = await recall(
       { prompt: query.prompt, intent: query.intent ?? null },
-      { ...deps, llm, now, clock: this.options.clock ?? (() => performance.now()) },
+      {
+        ...deps,
+        llm,
+        reranker: this.options.reranker?.() ?? null,
+        now,
+        clock: this.options.clock ?? (() => performance.now()),
+        ...(this.options.breakers ? { breakers: this.options.breakers } : {}),
+        ...(this.options.now ? { wallClock: this.options.now } : {}),
+      },
       { ...(this.options.gateTimeoutMs ? { gateTimeoutMs: this.options.gateTimeoutMs } : {}), ...recallOptions },
     );
     if (!outcome.ok) return outcome;
