@@ -1,5 +1,6 @@
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { LlmChoice } from '../core/api/llm-port';
+import type { RerankerChoice } from '../core/api/reranker';
 import type { VaultFileMark } from '../core/api/vault-file';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -47,6 +48,8 @@ export interface SettingsShape {
   'device.recall.funnel': boolean;
   /** Copy to prompt adds the typed prompt after the package. */
   'device.recall.appendPrompt': boolean;
+  /** The cross-encoder of recall's second stage on this device (null: none, the first-stage order stands). */
+  'device.recall.reranker': RerankerChoice | null;
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
 }
@@ -76,6 +79,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.format': 'markdown',
   'device.recall.funnel': true,
   'device.recall.appendPrompt': false,
+  'device.recall.reranker': null,
   'llm.choice': null,
 };
 

@@ -23,7 +23,7 @@ const PROMPT = 'When should I prune the Japanese maple, and what about the moss 
 describe('the model stages of recall behind their breakers', () => {
   it('a model that fails every call: the stages fall back, their breakers open after three recalls, then no call is made and the trace says when it retries', async () => {
     const h = await vault();
-    let t = NOW;
+    const t = NOW;
     const breakers = new StageBreakers({ now: () => t });
     const llm = scriptedLlm(() => {
       throw new Error('connection refused');
