@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
 import type { LlmInfo } from '../core/api/llm-port';
+import type { RerankerChoice, RerankerEntry } from '../core/api/reranker';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
@@ -13,6 +14,7 @@ import { RpcClient } from './rpc';
 export class IndexClient {
   status = $state<IndexStatus | null>(null);
   models = $state<ModelEntry[]>([]);
+  rerankers = $state<RerankerEntry[]>([]);
   connection = $state<'starting' | 'ready' | 'failed'>('starting');
   private readonly rpc: RpcClient<IndexApi>;
   // Listeners, not reactive state.
@@ -58,6 +60,29 @@ export class IndexClient {
 
   async refreshModels(): Promise<void> {
     this.models = await this.rpc.call('models', []);
+  }
+
+  async refreshRerankers(): Promise<void> {
+    this.rerankers = await this.rpc.call('rerankers', []);
+  }
+
+  /** Recall's cross-encoder from now on (null: none); resolves once it loaded (a first download can take long). */
+  async useReranker(choice: RerankerChoice | null): Promise<void> {
+    await this.rpc.call('useReranker', [choice ? ($state.snapshot(choice) as RerankerChoice) : null], 60 * 60_000);
+    await this.refreshRerankers();
+  }
+
+  async deleteReranker(rerankerId: string): Promise<void> {
+    await this.rpc.call('deleteReranker', [rerankerId]);
+    await this.refreshRerankers();
+  }
+
+  /** Stores a cross-encoder folder's files (or one ZIP) for offline use and lists it. */
+  async importRerankerFiles(files: readonly File[]): Promise<RerankerEntry> {
+    const inputs: ModelFileInput[] = files.map((f) => ({ path: f.webkitRelativePath || f.name, blob: f }));
+    const entry = await this.rpc.call('importRerankerFiles', [inputs], 10 * 60_000);
+    await this.refreshRerankers();
+    return entry;
   }
 
   pause(): Promise<void> {

@@ -133,15 +133,20 @@ function inWords(ms: number): string {
   return `${Math.ceil(ms / 60_000)} min`;
 }
 
-/** What the status line says about a breaker that is not closed; null while it is closed. */
-export function breakerMessage(status: BreakerStatus, now: number): string | null {
+/**
+ * What the status line says about a breaker that is not closed; null while it is closed. With
+ * `clockTime` (the screen's local time format) it names the time of the retry as well.
+ */
+export function breakerMessage(status: BreakerStatus, now: number, clockTime?: (ms: number) => string): string | null {
   if (status.state === 'closed') return null;
   const stage = STAGE_NAMES[status.stage];
   const why = status.lastFailure ? ` (last: ${status.lastFailure})` : '';
   const head = `the ${stage} model is bypassed after ${status.consecutiveFailures} failures in a row${why}`;
   if (status.state === 'half-open') return `${head}; one call is probing it now`;
-  const wait = (status.retryAt ?? now) - now;
-  return wait > 0 ? `${head}; it retries in ${inWords(wait)}` : `${head}; the next call probes it`;
+  const retryAt = status.retryAt ?? now;
+  const wait = retryAt - now;
+  if (wait <= 0) return `${head}; the next call probes it`;
+  return clockTime ? `${head}; it retries at ${clockTime(retryAt)} (in ${inWords(wait)})` : `${head}; it retries in ${inWords(wait)}`;
 }
 
 /** One breaker per model stage, shared by recall and extraction so the status line sees them all. */

@@ -27,6 +27,8 @@ export interface RecallDeps extends RetrieveDeps {
   clock?: () => number;
   /** The cross-encoder of the second stage; null or absent: the first-stage order stands. */
   reranker?: Reranker | null;
+  /** Why there is none when one was chosen (still loading, failed to load), for the trace. */
+  rerankerUnavailable?: string | null;
   /** One circuit breaker per model stage, kept across recalls (recall-service.ts). */
   breakers?: StageBreakers;
   /** Wall-clock time for the breakers' "retries in" (default Date.now). */
@@ -101,6 +103,7 @@ function funnelOptions(
     rerank: {
       enabled: options.rerank !== false,
       reranker: deps.reranker ?? null,
+      unavailable: deps.rerankerUnavailable ?? null,
       query: prompt,
       intentClass: options.intentClass ?? null,
       ...(options.rerankTimeoutMs ? { timeoutMs: options.rerankTimeoutMs } : {}),

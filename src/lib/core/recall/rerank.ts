@@ -99,6 +99,8 @@ export type RerankStatus =
 
 export interface RerankOptions {
   reranker?: Reranker | null;
+  /** Why there is no reranker, when one is chosen but not ready (still loading, failed to load). */
+  unavailable?: string | null;
   enabled?: boolean;
   /** What the cross-encoder reads with each passage: the person's prompt. */
   query?: string;
@@ -167,7 +169,9 @@ const byScore = (a: ScoredCandidate, b: ScoredCandidate) => b.scores.score - a.s
 
 export async function rerankStage(candidates: readonly ScoredCandidate[], options: RerankOptions = {}): Promise<RerankOutcome> {
   if (options.enabled === false) return skip(candidates, { ran: false, reason: 'disabled', message: 'the reranker is switched off' });
-  if (!options.reranker) return skip(candidates, { ran: false, reason: 'no-reranker', message: 'no reranker is chosen' });
+  if (!options.reranker) {
+    return skip(candidates, { ran: false, reason: 'no-reranker', message: options.unavailable ?? 'no reranker is chosen' });
+  }
   if (candidates.length === 0) return skip(candidates, { ran: false, reason: 'no-candidates', message: 'nothing to rerank' });
   const attention = attentionGate(candidates.map(firstStageScore), options.attention);
   if (!attention.rerank) {

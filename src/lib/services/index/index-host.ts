@@ -217,6 +217,7 @@ export class IndexHost implements IndexApi {
       this.#recaller = new RecallService(current.recallSources(), current.parts.vault, {
         llm: () => this.#llm,
         reranker: () => slot.current(),
+        rerankerUnavailable: () => slot.unavailable(),
         breakers: this.#breakers,
         now: () => this.#now(),
         onWriteBackError: (error) =>

@@ -30,6 +30,8 @@ export interface RecallServiceOptions {
   llm?: () => Llm | null;
   /** The cross-encoder of the second stage (null: the first-stage order stands). */
   reranker?: () => Reranker | null;
+  /** Why there is none although one was chosen (loading, failed), for the trace. */
+  rerankerUnavailable?: () => string | null;
   /** One circuit breaker per model stage, shared with extraction (the index worker's). */
   breakers?: StageBreakers;
   /** Wall clock for recency and write-back (default Date.now). */
@@ -124,6 +126,7 @@ export class RecallService {
         ...deps,
         llm,
         reranker: this.options.reranker?.() ?? null,
+        rerankerUnavailable: this.options.rerankerUnavailable?.() ?? null,
         now,
         clock: this.options.clock ?? (() => performance.now()),
         ...(this.options.breakers ? { breakers: this.options.breakers } : {}),

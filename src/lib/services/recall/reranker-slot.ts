@@ -85,6 +85,14 @@ export class RerankerSlot {
     return this.loaded;
   }
 
+  /** Why `current()` is null although a reranker is chosen; null otherwise. */
+  unavailable(): string | null {
+    const state = this.state();
+    if (!state || state.state === 'ready') return null;
+    if (state.state === 'loading') return `the reranker ${state.label} is still loading`;
+    return `the reranker ${state.label} could not be loaded (${state.error?.message ?? 'unknown error'})`;
+  }
+
   chosen(): RerankerChoice | null {
     return this.choice;
   }
