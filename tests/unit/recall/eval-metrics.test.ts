@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceRecall, packByBudget, percentile, recallAtBudget, recallAtK } from '../../../src/lib/core/recall/eval-metrics';
+import {
+  evidenceRecall,
+  holdsEvidence,
+  packagePrecision,
+  packByBudget,
+  percentile,
+  recallAtBudget,
+  recallAtK,
+} from '../../../src/lib/core/recall/eval-metrics';
 
 const ranked = [
   { diaIds: ['D1:1'], tokens: 30 },
@@ -28,5 +36,19 @@ describe('evidence recall', () => {
     expect(percentile(values, 95)).toBe(95);
     expect(percentile([7], 95)).toBe(7);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('package precision', () => {
+  it('is the share of package items that hold any evidence turn', () => {
+    expect(packagePrecision(['D1:3'], ranked)).toBe(0.25);
+    expect(packagePrecision(['D1:1', 'D2:2', 'D1:2'], ranked)).toBe(0.75);
+    expect(packagePrecision(['D9:9'], ranked)).toBe(0);
+    expect(holdsEvidence(['D1:3'], ranked[1]!)).toBe(true);
+    expect(holdsEvidence(['D1:3'], ranked[0]!)).toBe(false);
+  });
+
+  it('is null for an empty package (a refusal is counted as one, not as a precision)', () => {
+    expect(packagePrecision(['D1:1'], [])).toBeNull();
   });
 });

@@ -33,6 +33,22 @@ export function recallAtBudget(evidence: readonly string[], ranked: readonly Ran
   return evidenceRecall(evidence, packByBudget(ranked, budget));
 }
 
+/**
+ * Package precision: the share of a package's items that hold evidence (an item holds evidence
+ * when one of its turns is an evidence turn). Null for an empty package: a refusal has no
+ * precision; it is counted as a (false) refusal instead. One definition for every mode and stage.
+ */
+export function packagePrecision(evidence: readonly string[], items: readonly RankedEvidenceItem[]): number | null {
+  if (items.length === 0) return null;
+  const wanted = new Set(evidence);
+  return items.filter((i) => i.diaIds.some((id) => wanted.has(id))).length / items.length;
+}
+
+/** Whether an item holds any of the evidence turns. */
+export function holdsEvidence(evidence: readonly string[], item: RankedEvidenceItem): boolean {
+  return item.diaIds.some((id) => evidence.includes(id));
+}
+
 /** Nearest-rank percentile (0-100); NaN for no samples. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
