@@ -109,6 +109,18 @@ export interface AccessWrite {
   at: number;
 }
 
+/** A result served from the prefetch cache: what it was computed for, and what that saved. */
+export interface PrefetchMark {
+  hit: true;
+  /** The prompt it was computed for (the guess; same key as the prompt asked). */
+  computedFor: string;
+  source: string;
+  reason: string;
+  ageMs: number;
+  /** How long computing it took in the background. */
+  savedMs: number;
+}
+
 export interface RecallTimings {
   decomposeMs: number;
   retrieveMs: number;
@@ -136,5 +148,7 @@ export interface RecallResult {
   accessWrites: AccessWrite[];
   /** What each model stage did in this recall (called, failed, bypassed, skipped) and its breaker. */
   stages: StageTraces;
+  /** Set when the result came from the prefetch cache (computed in the background for a guess). */
+  prefetch?: PrefetchMark | null;
   timings: RecallTimings;
 }

@@ -170,6 +170,25 @@ export class IndexHost implements IndexApi {
     return { ...startingStatus(this.#now(), this.#role.role, this.#role.error, work), ...models };
   }
 
+  /**
+   * Prefetch runs only with a model stage to save time on, and waits while an import runs (a running import row younger than an hour: an older one
+   * is a crashed tab's) or index work is queued or running (what it would compute is about to change).
+   */
+  async #prefetchAdmission(vault: Vault): Promise<string | null> {
+    // Without a model stage a recall takes milliseconds: there is no time to save.
+    if (!this.#llm && !this.#rerankers?.slot.current()) return 'no model stage makes recall slow';
+    const since = this.#now() - 3_600_000;
+    const importing = await vault.db.imports
+      .where('status')
+      .equals('running')
+      .filter((i) => i.startedAt > since)
+      .count();
+    if (importing > 0) return 'an import is running';
+    const work = await this.#work(vault);
+    if (work.running || (!work.paused && work.pending > 0)) return 'the index is being updated';
+    return null;
+  }
+
   /** The reranker slot and list, over the service's embedder host (the one embed worker). */
   async #rerankerParts(): Promise<{ slot: RerankerSlot; list: Rerankers }> {
     const current = await this.#loaded();
@@ -218,6 +237,7 @@ export class IndexHost implements IndexApi {
         llm: () => this.#llm,
         reranker: () => slot.current(),
         rerankerUnavailable: () => slot.unavailable(),
+        prefetch: { admission: () => this.#prefetchAdmission(current.parts.vault) },
         breakers: this.#breakers,
         now: () => this.#now(),
         onWriteBackError: (error) =>

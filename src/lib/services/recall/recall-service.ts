@@ -15,11 +15,11 @@ import type { PackageFormat } from '../../core/recall/package-format';
 import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
 import type { Reranker } from '../../core/recall/rerank';
-import type { RetrieveDeps } from '../../core/recall/retrieve';
 import type { RecallResult } from '../../core/recall/types';
 import type { Vault } from '../../store/vault';
 import { AccessWriteBack } from './access-write-back';
 import { readSanitizer } from './read-sanitizer';
+import { PrefetchSession, type PrefetchOptions } from './prefetch-session';
 import { applyPins } from './recall-pins';
 import type { RecallSources } from './recall-sources';
 
@@ -41,6 +41,8 @@ export interface RecallServiceOptions {
   gateTimeoutMs?: number;
   /** Where a failed access write-back is reported (it never fails a recall). */
   onWriteBackError?: (error: unknown) => void;
+  /** Predictive prefetch of the likely next prompts (off unless given; prefetch.ts). */
+  prefetch?: PrefetchOptions;
 }
 
 export interface RecallQuery {
@@ -80,6 +82,8 @@ export interface RecallAnswer {
 
 export class RecallService {
   readonly writeBack: AccessWriteBack;
+  /** The slow thinker, when prefetch is on. */
+  readonly prefetch: PrefetchSession | null;
   private latest = 0;
   private controller: AbortController | null = null;
 
@@ -89,6 +93,41 @@ export class RecallService {
     private readonly options: RecallServiceOptions = {},
   ) {
     this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
+    const wall = options.now ?? Date.now;
+    this.prefetch = options.prefetch
+      ? new PrefetchSession((prompt, signal) => this.background(prompt, signal), wall, options.prefetch)
+      : null;
+    if (this.prefetch) sources.onChange?.((ids) => this.prefetch?.prefetcher.changed(ids));
+  }
+
+  /** A guess computed in the background: the core read path as a plain request would run it. */
+  private async background(prompt: string, signal: AbortSignal): Promise<{ result: RecallResult; ms: number } | null> {
+    const clock = this.options.clock ?? (() => performance.now());
+    const started = clock();
+    const outcome = await this.core({ prompt }, { signal }, (this.options.now ?? Date.now)(), this.store({ prompt }, new Map()));
+    return outcome.ok && !signal.aborted ? { result: outcome.value, ms: clock() - started } : null;
+  }
+
+  /** The core pipeline over the index's sources with this service's models and breakers. */
+  private async core(query: RecallQuery, recallOptions: RecallOptions, now: number, store: CandidateStore): Promise<Result<RecallResult>> {
+    const embedder = await this.sources.queryEmbedder();
+    return recall(
+      { prompt: query.prompt, intent: query.intent ?? null },
+      {
+        lexical: this.sources.lexical,
+        vector: this.sources.vector,
+        embedder,
+        store,
+        llm: this.options.llm?.() ?? null,
+        reranker: this.options.reranker?.() ?? null,
+        rerankerUnavailable: this.options.rerankerUnavailable?.() ?? null,
+        now,
+        clock: this.options.clock ?? (() => performance.now()),
+        ...(this.options.breakers ? { breakers: this.options.breakers } : {}),
+        ...(this.options.now ? { wallClock: this.options.now } : {}),
+      },
+      { ...(this.options.gateTimeoutMs ? { gateTimeoutMs: this.options.gateTimeoutMs } : {}), ...recallOptions },
+    );
   }
 
   /** The person's drops are never read; their pins come back marked. */
@@ -109,7 +148,6 @@ export class RecallService {
 
   /** The whole read path and its package; bad input and failures come back as a Result. */
   async answer(query: RecallQuery, options: AnswerOptions = {}): Promise<Result<RecallAnswer>> {
-    const llm = this.options.llm?.() ?? null;
     const { package: pkg, writeBack = true, now: at, ...recallOptions } = options;
     const target = resolveTarget(pkg?.target ?? DEFAULT_TARGET_ID);
     if (!target) return err(vaultError('input/invalid', `Unknown target model "${String(pkg?.target)}".`));
@@ -118,25 +156,27 @@ export class RecallService {
     }
     const excluded = new Map<string, CandidateRecord>();
     const embedder = await this.sources.queryEmbedder();
-    const deps: RetrieveDeps = { lexical: this.sources.lexical, vector: this.sources.vector, embedder, store: this.store(query, excluded) };
+    const store = this.store(query, excluded);
     const now = at ?? (this.options.now ?? Date.now)();
-    const outcome = await recall(
-      { prompt: query.prompt, intent: query.intent ?? null },
-      {
-        ...deps,
-        llm,
-        reranker: this.options.reranker?.() ?? null,
-        rerankerUnavailable: this.options.rerankerUnavailable?.() ?? null,
-        now,
-        clock: this.options.clock ?? (() => performance.now()),
-        ...(this.options.breakers ? { breakers: this.options.breakers } : {}),
-        ...(this.options.now ? { wallClock: this.options.now } : {}),
-      },
-      { ...(this.options.gateTimeoutMs ? { gateTimeoutMs: this.options.gateTimeoutMs } : {}), ...recallOptions },
-    );
+    const prefetch = this.prefetch;
+    const key = prefetch?.keyOf(query, recallOptions) ?? null;
+    prefetch?.prefetcher.foregroundStarted();
+    let outcome: Result<RecallResult>;
+    try {
+      const hit = key && query.prompt.trim() ? prefetch!.lookup(key) : null;
+      const clock = this.options.clock ?? (() => performance.now());
+      const started = clock();
+      const computedAt = (this.options.now ?? Date.now)();
+      outcome = hit ? ok(prefetch!.serve(hit, query.prompt, now)) : await this.core(query, recallOptions, now, store);
+      if (outcome.ok && prefetch && !recallOptions.signal?.aborted)
+        prefetch.asked(key, query.prompt.trim(), outcome.value, clock() - started, computedAt);
+    } finally {
+      prefetch?.prefetcher.foregroundEnded();
+    }
     if (!outcome.ok) return outcome;
     if (recallOptions.signal?.aborted) return err(vaultError('recall/cancelled', 'A newer query replaced this one.'));
-    const result = await applyPins(outcome.value, query.pinned ?? [], deps.store, now);
+    // A cached result is packaged and sanitized again here, like any other.
+    const result = await applyPins(outcome.value, query.pinned ?? [], store, now);
     const assembled = assemblePackage(result.items, {
       window: target.window,
       ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
