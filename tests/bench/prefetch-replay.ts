@@ -7,7 +7,7 @@
  * minutes); run it by hand:
  *
  *   npx tsx --import ./scripts/node-resolve.js tests/bench/prefetch-replay.ts [locomo.json] [--samples N] [--questions N]
- *       [--think-s 30] [--delays 800,2000,5000] [--sleep]
+ *       [--think-s 30] [--delays 800,2000,5000] [--sleep] [--hits]
  *
  * Time: a small local model's latency per call (intent, decomposition, fit-gate; default 0.8 / 2 /
  * 5 s, e.g. a 1.5B model at Q4 on a laptop CPU) is modeled from each recall's trace (which stages
@@ -16,7 +16,14 @@
  * plus `--think-s` between questions (the cache's TTL is read against it), and the background
  * finishes its guesses before the next question (the modeled background time per question is
  * reported, to check it fits the think time). `--sleep` makes the fake server really wait the delays
- * instead and measures wall time (slow: use it on a few questions to check the model).
+ * instead and measures wall time (slow: use it on a few questions to check the model). A hit's
+ * latency is its measured time only (its model calls were made in the background); `--hits` prints
+ * each hit with the guess it was computed for.
+ *
+ * The fake server keeps a memory in the fit-gate only when it holds the evidence of a LoCoMo question
+ * whose text equals the prompt (after lowercasing and dropping punctuation): a guess that is not
+ * word for word a question of the file gets "keep nothing". The recall@10 difference of hits is
+ * therefore a property of the fake, not of prefetch, unless the guess's text is the question's.
  */
 import '../../src/cli/node-env';
 import { existsSync, readFileSync } from 'node:fs';
@@ -40,6 +47,7 @@ const { values, positionals } = parseArgs({
     delays: { type: 'string', default: '800,2000,5000' },
     sleep: { type: 'boolean', default: false },
     noise: { type: 'string', default: '0.1' },
+    hits: { type: 'boolean', default: false },
   },
 });
 const file = positionals[0] ?? '../shared/data/locomo/locomo-dev.json';
@@ -119,11 +127,16 @@ async function replay(sample: LocomoSample, limit: number | null): Promise<Sampl
       if (!answer.ok) throw new Error(answer.error.message);
       const result = answer.value.result;
       row.questions += 1;
-      const latency = measured + modeledMs(result);
+      // A hit's trace is the background computation's: its model calls were made then, not now.
+      const latency = measured + (result.prefetch ? 0 : modeledMs(result));
       row.withMs.push(latency);
       if (result.prefetch) {
         row.hits += 1;
         row.bySource[result.prefetch.source] = (row.bySource[result.prefetch.source] ?? 0) + 1;
+        if (values.hits)
+          console.log(
+            `hit (category ${qa.category}, ${result.prefetch.source}): "${qa.question}" <- computed for "${result.prefetch.computedFor}"`,
+          );
         // What it would have cost without the cache, and whether the cached answer is as good.
         const fresh = await cold.answer({ prompt: qa.question }, { writeBack: false });
         if (!fresh.ok) throw new Error(fresh.error.message);
