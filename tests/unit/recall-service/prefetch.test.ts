@@ -3,6 +3,7 @@ import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import { promptKey } from '../../../src/lib/core/recall/predict-next';
 import { NEUTRALIZED_MARK } from '../../../src/lib/core/safety/sanitize-read';
 import type { RecallResult } from '../../../src/lib/core/recall/types';
+import type { Reranker } from '../../../src/lib/core/recall/rerank';
 import { PrefetchCache, Prefetcher, type PrefetchEntry } from '../../../src/lib/services/recall/prefetch';
 import { RecallService } from '../../../src/lib/services/recall/recall-service';
 import { harnessPool } from '../../factories/index-harness';
@@ -156,6 +157,30 @@ describe('prefetch in the recall service', () => {
     // The package is assembled from the cached items now, through the read-time sanitizer.
     expect(hit.value.package.text).toBe(expected.value.package.text);
     expect(hit.value.package.text).toContain(`${NEUTRALIZED_MARK} “Ana: Comet loves short sprints`);
+  }, 30_000);
+
+  it('a result cached before a reranker was chosen is not served after: a change of model stages empties the cache', async () => {
+    const h = await fresh();
+    await h.importText('pets.txt', PEOPLE);
+    await h.drain();
+    let reranker: Reranker | null = null;
+    const fake: Reranker = { id: 'fake:length', score: async (_query, passages) => passages.map((p) => p.length) };
+    const service = new RecallService(h.service.recallSources(), h.vault, { prefetch: {}, reranker: () => reranker });
+    const ask = async () => {
+      const answer = await service.answer({ prompt: 'What pet did Ana adopt?' }, { writeBack: false });
+      if (!answer.ok) throw new Error(answer.error.message);
+      await service.prefetch!.prefetcher.idle();
+      return answer.value.result;
+    };
+    expect((await ask()).rerank).toMatchObject({ ran: false, reason: 'no-reranker' });
+    expect((await ask()).prefetch).toMatchObject({ hit: true }); // asked again, no model change: served from the cache
+    reranker = fake;
+    const after = await ask();
+    expect(after.prefetch).toBeUndefined();
+    // Computed again with the reranker present (here the attention gate's rule decides whether it runs).
+    expect(after.rerank).not.toMatchObject({ reason: 'no-reranker' });
+    expect(service.prefetch!.prefetcher.stats.invalidated).toBeGreaterThan(0);
+    expect((await ask()).prefetch).toMatchObject({ hit: true }); // the result with the reranker is cached in turn
   }, 30_000);
 
   it('a write to a record the cached result holds invalidates it; an edited intent or a drop is never served from the cache', async () => {

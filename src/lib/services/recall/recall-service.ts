@@ -86,6 +86,8 @@ export class RecallService {
   readonly prefetch: PrefetchSession | null;
   private latest = 0;
   private controller: AbortController | null = null;
+  /** The model stages the prefetch cache's results were computed with (a change empties it). */
+  private prefetchModels: readonly unknown[] | null = null;
 
   constructor(
     private readonly sources: RecallSources,
@@ -104,8 +106,24 @@ export class RecallService {
   private async background(prompt: string, signal: AbortSignal): Promise<{ result: RecallResult; ms: number } | null> {
     const clock = this.options.clock ?? (() => performance.now());
     const started = clock();
+    const models = this.models();
     const outcome = await this.core({ prompt }, { signal }, (this.options.now ?? Date.now)(), this.store({ prompt }, new Map()));
+    // Computed with a model that is gone (or without one that came): not kept.
+    if (!sameModels(models, this.models())) return null;
     return outcome.ok && !signal.aborted ? { result: outcome.value, ms: clock() - started } : null;
+  }
+
+  /** The model stages a recall runs with now (the language model, the reranker). */
+  private models(): readonly unknown[] {
+    return [this.options.llm?.() ?? null, this.options.reranker?.() ?? null];
+  }
+
+  /** A cached result is only as good as the models that computed it: when they change, the cache empties. */
+  private prefetchModelsNow(prefetch: PrefetchSession): readonly unknown[] {
+    const models = this.models();
+    if (this.prefetchModels !== null && !sameModels(models, this.prefetchModels)) prefetch.prefetcher.changed(null);
+    this.prefetchModels = models;
+    return models;
   }
 
   /** The core pipeline over the index's sources with this service's models and breakers. */
@@ -159,6 +177,7 @@ export class RecallService {
     const store = this.store(query, excluded);
     const now = at ?? (this.options.now ?? Date.now)();
     const prefetch = this.prefetch;
+    const models = prefetch ? this.prefetchModelsNow(prefetch) : null;
     const key = prefetch?.keyOf(query, recallOptions) ?? null;
     prefetch?.prefetcher.foregroundStarted();
     let outcome: Result<RecallResult>;
@@ -169,7 +188,7 @@ export class RecallService {
       const computedAt = (this.options.now ?? Date.now)();
       outcome = hit ? ok(prefetch!.serve(hit, query.prompt, now)) : await this.core(query, recallOptions, now, store);
       if (outcome.ok && prefetch && !recallOptions.signal?.aborted)
-        prefetch.asked(key, query.prompt.trim(), outcome.value, clock() - started, computedAt);
+        prefetch.asked(sameModels(models!, this.models()) ? key : null, query.prompt.trim(), outcome.value, clock() - started, computedAt);
     } finally {
       prefetch?.prefetcher.foregroundEnded();
     }
@@ -220,4 +239,8 @@ export class RecallService {
     for (const record of read) seen.set(record.id, record);
     return ids.map((id) => ({ id, record: seen.get(id) ?? null }));
   }
+}
+
+function sameModels(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i]);
 }
