@@ -6,6 +6,7 @@
  * fail their checksums) that a redactor must leave alone.
  *
  *   npx tsx scripts/make-secrets-corpus.ts     # rewrites the corpus (same seed, same bytes)
+ *   npx tsx scripts/make-secrets-corpus.ts 7 /tmp/held-out.json   # same shapes, other values
  *
  * A case lists every secret value it holds (`secrets`); it counts as caught when none of them,
  * nor any 16-character piece of a long one, is left in the redacted text.
@@ -14,9 +15,11 @@ import { writeFileSync } from 'node:fs';
 import { seededRng } from '../tests/factories/rng';
 
 export const SECRETS_CORPUS_SEED = 0x5ec2e7;
-const OUT = 'tests/fixtures/secrets/corpus.json';
+// `-- <seed> <out>` writes a held-out corpus of the same shapes with other values (robustness check).
+const SEED = process.argv[2] ? Number(process.argv[2]) : SECRETS_CORPUS_SEED;
+const OUT = process.argv[3] ?? 'tests/fixtures/secrets/corpus.json';
 
-const rng = seededRng(SECRETS_CORPUS_SEED);
+const rng = seededRng(SEED);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
 const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
 
@@ -98,8 +101,10 @@ const benign = (category: string, text: string) =>
 type Form = (s: string, label: string, vendor: string) => string;
 const FORMS: Record<string, Form> = {
   prose: (s, _l, v) => `Here's my ${v} key, it stopped working yesterday: ${s}. Any idea why I get a 401?`,
-  'code-js': (s, _l, v) => `import ${v.replace(/\W/g, '')} from '${v.toLowerCase().replace(/\W/g, '-')}';\n\nconst client = new ${v.replace(/\W/g, '')}({ apiKey: "${s}" });\nawait client.ping();`,
-  'code-py': (s, l) => `import os\n\n${l.toLowerCase()} = '${s}'  # TODO move to vault\nresp = session.get(url, headers={"Authorization": f"Bearer {${l.toLowerCase()}}"})`,
+  'code-js': (s, _l, v) =>
+    `import ${v.replace(/\W/g, '')} from '${v.toLowerCase().replace(/\W/g, '-')}';\n\nconst client = new ${v.replace(/\W/g, '')}({ apiKey: "${s}" });\nawait client.ping();`,
+  'code-py': (s, l) =>
+    `import os\n\n${l.toLowerCase()} = '${s}'  # TODO move to vault\nresp = session.get(url, headers={"Authorization": f"Bearer {${l.toLowerCase()}}"})`,
   json: (s, l) => `{\n  "name": "worker",\n  "${l.toLowerCase()}": "${s}",\n  "timeout": 30\n}`,
   yaml: (s, l) => `service:\n  name: worker\n  env:\n    ${l}: ${s}\n  replicas: 2`,
   env: (s, l) => `# .env.production\nNODE_ENV=production\n${l}=${s}\nPORT=8080`,
@@ -167,13 +172,20 @@ prefixed('slack-token', 'Slack', 'SLACK_USER_TOKEN', () => `xoxp-${digits(11)}-$
   add('slack-webhook', 'yaml', `notify:\n  slack:\n    webhook_url: ${hook2}`, hook2);
 }
 function discordToken(): string {
-  const id = Buffer.from(String(int(1, 9)) + digits(17)).toString('base64').replace(/=+$/, '');
+  const id = Buffer.from(String(int(1, 9)) + digits(17))
+    .toString('base64')
+    .replace(/=+$/, '');
   return `${id}.${chars(6, B64URL)}.${chars(38, B64URL)}`;
 }
 prefixed('discord-token', 'Discord', 'DISCORD_TOKEN', discordToken, 3, ['prose', 'code-py', 'env', 'json', 'stack-trace']);
 {
   const t = discordToken();
-  add('discord-token', 'code-js', `const { Client } = require('discord.js');\nconst bot = new Client({ intents: [] });\nbot.login('${t}');`, t);
+  add(
+    'discord-token',
+    'code-js',
+    `const { Client } = require('discord.js');\nconst bot = new Client({ intents: [] });\nbot.login('${t}');`,
+    t,
+  );
   const path = `https://discord.com/api/webhooks/${digits(18)}/${chars(68, B64URL)}`;
   add('discord-webhook', 'prose', `Post alerts here: ${path} (the #alerts channel)`, path);
 }
@@ -186,7 +198,12 @@ prefixed('telegram-bot-token', 'Telegram', 'TELEGRAM_BOT_TOKEN', telegram, 3, ['
 {
   const sid = `AC${hex(32)}`;
   const token = hex(32);
-  add('twilio-auth-token', 'code-py', `from twilio.rest import Client\nclient = Client("${sid}", "${token}")\nclient.messages.create(to="+15555550100", from_="+15555550199", body="hi")`, token);
+  add(
+    'twilio-auth-token',
+    'code-py',
+    `from twilio.rest import Client\nclient = Client("${sid}", "${token}")\nclient.messages.create(to="+15555550100", from_="+15555550199", body="hi")`,
+    token,
+  );
   const token2 = hex(32);
   add('twilio-auth-token', 'env', `TWILIO_ACCOUNT_SID=AC${hex(32)}\nTWILIO_AUTH_TOKEN=${token2}`, token2);
   const token3 = hex(32);
@@ -198,7 +215,12 @@ prefixed('mailgun-key', 'Mailgun', 'MAILGUN_API_KEY', () => `key-${hex(32)}`, 2)
 prefixed('mailchimp-key', 'Mailchimp', 'MAILCHIMP_API_KEY', () => `${hex(32)}-us${int(1, 21)}`, 2);
 {
   const t = uuid();
-  add('postmark-token', 'shell', `curl "https://api.postmarkapp.com/email" \\\n  -H "Accept: application/json" \\\n  -H "X-Postmark-Server-Token: ${t}"`, t);
+  add(
+    'postmark-token',
+    'shell',
+    `curl "https://api.postmarkapp.com/email" \\\n  -H "Accept: application/json" \\\n  -H "X-Postmark-Server-Token: ${t}"`,
+    t,
+  );
 }
 
 // --- payment --------------------------------------------------------------------------------
@@ -207,7 +229,13 @@ prefixed('stripe-key', 'Stripe', 'STRIPE_RESTRICTED_KEY', () => `rk_live_51${cha
 prefixed('stripe-webhook-secret', 'Stripe', 'STRIPE_WEBHOOK_SECRET', () => `whsec_${chars(32)}`, 2);
 prefixed('square-token', 'Square', 'SQUARE_ACCESS_TOKEN', () => `EAAA${chars(60, B64URL)}`, 2);
 prefixed('square-token', 'Square', 'SQUARE_SECRET', () => `sq0csp-${chars(43, B64URL)}`, 1);
-prefixed('braintree-token', 'Braintree', 'BRAINTREE_ACCESS_TOKEN', () => `access_token$production$${chars(16, LOWER + DIGITS)}$${hex(32)}`, 2);
+prefixed(
+  'braintree-token',
+  'Braintree',
+  'BRAINTREE_ACCESS_TOKEN',
+  () => `access_token$production$${chars(16, LOWER + DIGITS)}$${hex(32)}`,
+  2,
+);
 prefixed('shopify-token', 'Shopify', 'SHOPIFY_ACCESS_TOKEN', () => `shpat_${hex(32)}`, 2);
 {
   const visa = card('4', 16);
@@ -251,7 +279,13 @@ const awsSecret = () => chars(40, ALNUM + '/+');
   );
   const id2 = akid();
   const secret2 = awsSecret();
-  add('aws-configure', 'shell', `$ aws configure --profile prod\nAWS Access Key ID [****************7Q2D]: ${id2}\nAWS Secret Access Key [****************xT9a]: ${secret2}\nDefault region name [eu-west-1]:`, id2, secret2);
+  add(
+    'aws-configure',
+    'shell',
+    `$ aws configure --profile prod\nAWS Access Key ID [****************7Q2D]: ${id2}\nAWS Secret Access Key [****************xT9a]: ${secret2}\nDefault region name [eu-west-1]:`,
+    id2,
+    secret2,
+  );
 }
 {
   const id = akid();
@@ -265,10 +299,22 @@ const awsSecret = () => chars(40, ALNUM + '/+');
   add('aws-key-pair', 'env', `AWS_ACCESS_KEY_ID=${id3}\nAWS_SECRET_ACCESS_KEY=${secret3}\nAWS_DEFAULT_REGION=us-east-1`, id3, secret3);
   const id4 = akid();
   const secret4 = awsSecret();
-  add('aws-key-pair', 'code-py', `s3 = boto3.client(\n    "s3",\n    aws_access_key_id="${id4}",\n    aws_secret_access_key="${secret4}",\n)`, id4, secret4);
+  add(
+    'aws-key-pair',
+    'code-py',
+    `s3 = boto3.client(\n    "s3",\n    aws_access_key_id="${id4}",\n    aws_secret_access_key="${secret4}",\n)`,
+    id4,
+    secret4,
+  );
   const id5 = akid();
   const secret5 = awsSecret();
-  add('aws-key-pair', 'json', `{\n  "AccessKey": {\n    "UserName": "ci",\n    "AccessKeyId": "${id5}",\n    "Status": "Active",\n    "SecretAccessKey": "${secret5}"\n  }\n}`, id5, secret5);
+  add(
+    'aws-key-pair',
+    'json',
+    `{\n  "AccessKey": {\n    "UserName": "ci",\n    "AccessKeyId": "${id5}",\n    "Status": "Active",\n    "SecretAccessKey": "${secret5}"\n  }\n}`,
+    id5,
+    secret5,
+  );
 }
 prefixed('aws-access-key-id', 'AWS', 'AWS_ACCESS_KEY_ID', akid, 2, ['prose', 'log', 'yaml']);
 {
@@ -284,11 +330,21 @@ prefixed('aws-access-key-id', 'AWS', 'AWS_ACCESS_KEY_ID', akid, 2, ['prose', 'lo
   const cs = `DefaultEndpointsProtocol=https;AccountName=stor${chars(6, LOWER + DIGITS)};AccountKey=${key};EndpointSuffix=core.windows.net`;
   add('azure-storage-key', 'env', `AZURE_STORAGE_CONNECTION_STRING="${cs}"`, key);
   const key2 = b64(64);
-  add('azure-storage-key', 'json', `{"ConnectionStrings": {"Blob": "DefaultEndpointsProtocol=https;AccountName=media01;AccountKey=${key2};EndpointSuffix=core.windows.net"}}`, key2);
+  add(
+    'azure-storage-key',
+    'json',
+    `{"ConnectionStrings": {"Blob": "DefaultEndpointsProtocol=https;AccountName=media01;AccountKey=${key2};EndpointSuffix=core.windows.net"}}`,
+    key2,
+  );
   const key3 = b64(64);
   add('azure-storage-key', 'prose', `the account key from the portal is ${key3} and it still says 403`, key3);
   const sig = encodeURIComponent(b64(32));
-  add('azure-sas-token', 'url', `https://media01.blob.core.windows.net/uploads/report.pdf?sv=2022-11-02&ss=b&srt=o&sp=rl&se=2024-12-31T23:59:59Z&st=2024-01-01T00:00:00Z&spr=https&sig=${sig}`, sig);
+  add(
+    'azure-sas-token',
+    'url',
+    `https://media01.blob.core.windows.net/uploads/report.pdf?sv=2022-11-02&ss=b&srt=o&sp=rl&se=2024-12-31T23:59:59Z&st=2024-01-01T00:00:00Z&spr=https&sig=${sig}`,
+    sig,
+  );
   const secret = `${chars(3)}8Q~${chars(34, ALNUM + '_~.-')}`;
   add('azure-client-secret', 'env', `AZURE_TENANT_ID=${uuid()}\nAZURE_CLIENT_ID=${uuid()}\nAZURE_CLIENT_SECRET=${secret}`, secret);
   const secret2 = `${chars(3)}7Q~${chars(34, ALNUM + '_~.-')}`;
@@ -338,7 +394,9 @@ prefixed('age-secret-key', 'age', 'SOPS_AGE_KEY', () => `AGE-SECRET-KEY-1${chars
 // --- tokens in protocols ------------------------------------------------------------------------
 function jwt(): string {
   const head = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-  const body = Buffer.from(JSON.stringify({ sub: digits(8), name: 'Jo', iat: 1716000000 + int(0, 99999), role: 'admin' })).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ sub: digits(8), name: 'Jo', iat: 1716000000 + int(0, 99999), role: 'admin' })).toString(
+    'base64url',
+  );
   return `${head}.${body}.${chars(43, B64URL)}`;
 }
 prefixed('jwt', 'Auth0', 'ID_TOKEN', jwt, 4);
@@ -381,7 +439,8 @@ prefixed('jwt', 'Auth0', 'ID_TOKEN', jwt, 4);
     const user = pick(['app', 'admin', 'root', 'svc']);
     const host = pick(['db.internal', 'cluster0.ab1cd.mongodb.net', '10.0.4.17:5432', 'git.example.com']);
     const url = `${scheme}://${user}:${pw}@${host}/${pick(['main', 'prod', 'acme/tools.git'])}`;
-    const text = form === 'prose' ? `${lead} ${url} but the pool keeps timing out` : form === 'code-js' ? `${lead}${url}");` : `${lead}${url}`;
+    const text =
+      form === 'prose' ? `${lead} ${url} but the pool keeps timing out` : form === 'code-js' ? `${lead}${url}");` : `${lead}${url}`;
     add('url-password', form, text, pw);
   }
   const redisPw = chars(24);
@@ -418,7 +477,12 @@ prefixed('jwt', 'Auth0', 'ID_TOKEN', jwt, 4);
   const jwtSecret = chars(48);
   add('dotenv-secret', 'prose', `in my .env I have JWT_SECRET=${jwtSecret} and the tokens still fail to verify`, jwtSecret);
   const pw3 = `${chars(7)}$${digits(4)}`;
-  add('dotenv-secret', 'docker-compose', `services:\n  db:\n    image: postgres:16\n    environment:\n      - POSTGRES_PASSWORD=${pw3}`, pw3);
+  add(
+    'dotenv-secret',
+    'docker-compose',
+    `services:\n  db:\n    image: postgres:16\n    environment:\n      - POSTGRES_PASSWORD=${pw3}`,
+    pw3,
+  );
 }
 {
   const pw = `${chars(10)}${digits(2)}`;
@@ -452,7 +516,12 @@ prefixed('jwt', 'Auth0', 'ID_TOKEN', jwt, 4);
 }
 {
   const secret = chars(40);
-  add('assigned-secret', 'code-js', `const config = {\n  clientSecret: '${secret}',\n  redirectUri: 'https://app.example.com/callback',\n};`, secret);
+  add(
+    'assigned-secret',
+    'code-js',
+    `const config = {\n  clientSecret: '${secret}',\n  redirectUri: 'https://app.example.com/callback',\n};`,
+    secret,
+  );
   const secret2 = chars(32);
   add('assigned-secret', 'code-go', `var apiKey = "${secret2}"\nreq.Header.Set("X-Api-Key", apiKey)`, secret2);
   const secret3 = chars(24);
@@ -473,7 +542,11 @@ for (const [label, form] of [
   const body = keyBody(6);
   const block = `-----BEGIN ${label}-----\n${label.startsWith('PGP') ? '\n' : ''}${body}\n-----END ${label}-----`;
   const text =
-    form === 'shell' ? `$ cat ~/.ssh/id_ed25519\n${block}\n$ ssh -i ~/.ssh/id_ed25519 deploy@host` : form === 'code-py' ? `KEY = """${block}"""` : `here's the key:\n${block}\nwhy won't it load?`;
+    form === 'shell'
+      ? `$ cat ~/.ssh/id_ed25519\n${block}\n$ ssh -i ~/.ssh/id_ed25519 deploy@host`
+      : form === 'code-py'
+        ? `KEY = """${block}"""`
+        : `here's the key:\n${block}\nwhy won't it load?`;
   add('private-key', form, text, body.split('\n')[1]!, body.split('\n')[4]!);
 }
 {
@@ -488,9 +561,28 @@ for (const [label, form] of [
 }
 
 // --- benign look-alikes ------------------------------------------------------------------------
-for (let i = 0; i < 8; i++) benign('git-sha', pick([`Fixed in ${hex(40)}.`, `git revert ${hex(40)}`, `commit ${hex(40)}\nAuthor: Jo <jo@example.com>`, `cherry-picked ${hex(7)} and ${hex(40)}`]));
-for (let i = 0; i < 6; i++) benign('sha256', pick([`sha256sum: ${hex(64)}  release.tar.gz`, `The file's SHA-256 is ${hex(64)}.`, `"checksum": "${hex(64)}"`]));
-for (let i = 0; i < 7; i++) benign('uuid', pick([`Request id ${uuid()} failed with 502.`, `{"id": "${uuid()}", "status": "ok"}`, `conversation ${uuid()} was archived`, `trace_id=${uuid()} span=${hex(16)}`]));
+for (let i = 0; i < 8; i++)
+  benign(
+    'git-sha',
+    pick([
+      `Fixed in ${hex(40)}.`,
+      `git revert ${hex(40)}`,
+      `commit ${hex(40)}\nAuthor: Jo <jo@example.com>`,
+      `cherry-picked ${hex(7)} and ${hex(40)}`,
+    ]),
+  );
+for (let i = 0; i < 6; i++)
+  benign('sha256', pick([`sha256sum: ${hex(64)}  release.tar.gz`, `The file's SHA-256 is ${hex(64)}.`, `"checksum": "${hex(64)}"`]));
+for (let i = 0; i < 7; i++)
+  benign(
+    'uuid',
+    pick([
+      `Request id ${uuid()} failed with 502.`,
+      `{"id": "${uuid()}", "status": "ok"}`,
+      `conversation ${uuid()} was archived`,
+      `trace_id=${uuid()} span=${hex(16)}`,
+    ]),
+  );
 for (let i = 0; i < 5; i++) benign('base64-image', `![chart](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA${chars(120, B64)}==)`);
 for (let i = 0; i < 3; i++) benign('base64-image', `<img src="data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ${chars(150, B64)}" alt="photo">`);
 for (let i = 0; i < 4; i++) benign('integrity', `"integrity": "sha512-${chars(86, B64)}=="`);
@@ -516,7 +608,8 @@ for (const text of [
   'client_secret: "<client-secret>"',
   'Stripe test cards: use 4242 4242 4242 4242 with any future date (documented test number).',
   'Example IBAN from the ECB docs: DE89 3704 0044 0532 0130 00 (example)',
-]) benign('doc-example', text);
+])
+  benign('doc-example', text);
 for (const text of [
   'const key = process.env.OPENAI_API_KEY;',
   'api_key = os.environ["ANTHROPIC_API_KEY"]',
@@ -524,7 +617,7 @@ for (const text of [
   'DB_PASSWORD=',
   'password: ""',
   'token: null',
-  "valueFrom:\n  secretKeyRef:\n    name: db-credentials\n    key: password",
+  'valueFrom:\n  secretKeyRef:\n    name: db-credentials\n    key: password',
   'if (!apiKey) throw new Error("Missing API key: set API_KEY in your .env");',
   'aws_secret_access_key = <redacted>',
   'AWS_SECRET_ACCESS_KEY=$(vault kv get -field=secret aws/ci)',
@@ -536,7 +629,8 @@ for (const text of [
   'PASSWORD_RESET_URL=https://example.com/reset',
   'token_endpoint: https://auth.example.com/oauth2/token',
   'read -s -p "Password: " PASSWORD',
-]) benign('config-reference', text);
+])
+  benign('config-reference', text);
 for (let i = 0; i < 12; i++)
   benign(
     'identifier',
@@ -584,7 +678,8 @@ for (const text of [
   'The password field is hidden with type="password".',
   'Please reset my password, I forgot it after the holidays.',
   'The key to the garden shed is under the third stone.',
-]) benign('prose-code', text);
+])
+  benign('prose-code', text);
 for (const text of [
   `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${chars(43, B64)} jo@laptop`,
   `ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ${chars(300, B64)} deploy@ci`,
@@ -592,7 +687,8 @@ for (const text of [
   `-----BEGIN CERTIFICATE-----\n${keyBody(8)}\n-----END CERTIFICATE-----`,
   `-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n${keyBody(6)}\n-----END PGP PUBLIC KEY BLOCK-----`,
   `age1${chars(58, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l')} is my age public key`,
-]) benign('public-key', text);
+])
+  benign('public-key', text);
 {
   // Numbers that look like cards or IBANs but fail their checksums, and other long numbers.
   for (let i = 0; i < 6; i++) {
@@ -630,7 +726,8 @@ for (const text of [
   'https://maps.example.com/?ll=52.52,13.40&z=12',
   'https://github.com/acme/tools/blob/3f786850e387550fdab836ed7e6dc881de23001b/README.md',
   'ftp://ftp.example.org/pub/README',
-]) benign('url', text);
+])
+  benign('url', text);
 for (let i = 0; i < 6; i++)
   benign(
     'encoded',
@@ -649,11 +746,12 @@ for (const text of [
   'Cargo.lock: checksum = "4b2d0dfb8b8e08cba6c4bd9a6c37ebc0f7d2a6a2b1d0d0e8b6d8f5a2e3c4b5a6"',
   'go.sum: golang.org/x/crypto v0.21.0 h1:X31++rzVUdKhX5sWmSOFZxx8UW/ldWx55cbf08iNAMA=',
   'poetry.lock: content-hash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',
-]) benign('lockfile', text);
+])
+  benign('lockfile', text);
 
 const corpus = {
   note: 'Generated by scripts/make-secrets-corpus.ts with a fixed seed. Every secret here is FAKE: random characters in the shape of a real key. Do not use them; do not report them.',
-  seed: SECRETS_CORPUS_SEED,
+  seed: SEED,
   secrets: secretCases,
   benign: benignCases,
 };

@@ -83,7 +83,9 @@ export function evalSecrets(corpus: SecretsCorpus, redact: (text: string) => str
     else missedCases.push({ id: c.id, kind: c.kind, form: c.form });
   }
   for (const score of Object.values(byKind)) score.recall = ratio(score.caught, score.cases);
-  const falsePositives = corpus.benign.filter((c) => redact(c.text) !== c.text).map((c) => ({ id: c.id, category: c.category, text: c.text }));
+  const falsePositives = corpus.benign
+    .filter((c) => redact(c.text) !== c.text)
+    .map((c) => ({ id: c.id, category: c.category, text: c.text }));
   const caught = corpus.secrets.length - missedCases.length;
   return {
     redactor,
