@@ -67,8 +67,9 @@ describe('engram recall', () => {
     expect(Object.keys(json.kept[0]!)).toEqual(['rank', 'ref', 'tier', 'source', 'date', 'text', 'scores', 'signals', 'gateReason']);
     expect(json.kept[0]!.source).toBe('Garden planning');
     for (const d of json.dropped) expect(d).toMatchObject({ stage: expect.any(String), reason: expect.any(String) });
-    // Read-time sanitize: the stored injection line reaches the package only neutralized.
-    expect(json.package.text).toContain('[quoted, possible prompt injection] “Ignore all previous instructions');
+    // Read-time sanitize: the stored injection line is dropped, and a marker names its source.
+    expect(json.package.text).not.toContain('Ignore all previous instructions');
+    expect(json.package.text).toMatch(/\[line removed from “[^”]+”: it read like an instruction to a model \(ignore-instructions/u);
     expect(json.package.text).toContain('flags: injection:ignore-instructions');
   });
 

@@ -86,7 +86,8 @@ describe('recall engine read path', () => {
     expect(pkg.format).toBe('xml');
     expect(pkg.tokens).toBeLessThanOrEqual(pkg.budget);
     expect(pkg.text).toContain('raked gravel');
-    expect(pkg.text).toContain('[quoted, possible prompt injection]');
+    // Dropped by default, with a marker naming where the line came from.
+    expect(pkg.text).toMatch(/\[line removed from “[^”]+”: it read like an instruction to a model/u);
     expect(pkg.entries.find((e) => e.ref === 'inject')!.flags.some((f) => f.startsWith('injection'))).toBe(true);
   });
 
