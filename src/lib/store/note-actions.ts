@@ -5,6 +5,7 @@ import { fail } from '../core/errors';
 import { newId } from '../core/ids';
 import type { HistoryActor, NoteRecord } from '../core/records';
 import { contentHash } from '../core/text/normalize';
+import { safeNote } from './safe-note';
 import { runTx } from './transaction';
 import type { Vault } from './vault';
 
@@ -33,10 +34,12 @@ async function queueIndex(vault: Vault, noteIds: readonly string[], now: number)
 /** Writes `changes` (after = null deletes, with a tombstone) and one history entry each, in one transaction. */
 export async function applyNoteChanges(
   vault: Vault,
-  changes: readonly NoteChange[],
+  proposed: readonly NoteChange[],
   options: { actor: HistoryActor; now: number },
 ): Promise<ActionOutcome> {
   const { db } = vault;
+  // Whatever text a change writes passes write-time safety first (a person's edit, a proposal).
+  const changes = await Promise.all(proposed.map(async (change) => ({ ...change, after: await safeNote(change.after) })));
   const history = historyFor(changes, { now: options.now, actor: options.actor, newId: () => newId('hist') });
   await runTx(
     db,

@@ -49,10 +49,12 @@ function fakeLlm(script: { extraction: Answer[]; summary?: Answer[]; contradicti
       if (next === undefined) throw new VaultFailure(vaultError('llm/failed', `no scripted ${stage} answer left`));
       if (next instanceof Error) throw next;
       if (typeof next === 'string') return next;
-      const labels = [...user.matchAll(/<message label="(m\d+)" role="(\w+)"(?![^>]*context=true)/gu)].map((m) => ({
-        label: m[1]!,
-        role: m[2]!,
-      }));
+      const labels = user
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { label: string; role: string; context?: boolean })
+        .filter((m) => !m.context)
+        .map(({ label, role }) => ({ label, role }));
       return JSON.stringify(next(labels));
     },
   };

@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../text/token-count';
 import { splitSentences } from './sentences';
 import type { ExtractionMessage } from './units';
 

@@ -82,8 +82,11 @@ export interface SecretRule {
   accept?: (secret: string, match: RegExpExecArray) => boolean;
 }
 
-/** Not preceded / followed by a token character: keys inside longer identifiers are not keys. */
-const B = '(?<![A-Za-z0-9_-])';
+/**
+ * Not preceded by a letter or digit, not followed by a token character: `sk-learn` or a CSS class
+ * is not a key. A key glued after a separator (`conv-ghp_...`, a file `notes_sk-proj-...`) still is.
+ */
+const B = '(?<![A-Za-z0-9])';
 const E = '(?![A-Za-z0-9_-])';
 const rx = (source: string, flags = '') => new RegExp(source, `gd${flags}`);
 
