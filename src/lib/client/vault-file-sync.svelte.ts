@@ -55,7 +55,7 @@ export class SyncFolder {
     if (!handle) return;
     const vault = await mainVault();
     await vault.settings.set('vault.syncFolder', handle);
-    await vault.settings.set('vault.syncSeenExportedAt', null);
+    await vault.settings.set('vault.syncSeenDigest', null);
     this.handle = handle;
     this.name = handle.name;
     this.permission = await folderPermission(handle, true);

@@ -52,7 +52,7 @@ describe('extraction prompt', () => {
     ];
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constantFrom(...hostile), fc.string()), { minLength: 1, maxLength: 4 }), (texts) => {
-        const messages = texts.map((text, i) => ({ id: `x${i}`, role: 'user' as const, text: `${text} end` }));
+        const messages = texts.map((text, i) => ({ id: `x${i}`, role: 'user' as const, text: `${text} end`, createdAt: null }));
         const [w] = buildWindows(messages, { withContext: false });
         if (!w) return;
         const body = buildExtractionPrompt(w)[1]!.content.split('\n\n').slice(1).join('\n\n');
