@@ -49,11 +49,16 @@ export class SyncFolder {
     this.schedule();
   }
 
-  /** Asks for a folder (from a click), remembers it, and syncs with it at once. */
-  async choose(): Promise<void> {
+  /**
+   * Asks for a folder (from a click), remembers it, and syncs with it at once. `passphrase`: the
+   * (confirmed, strong enough) passphrase of the sync file, or null when the person turned
+   * encryption off; a new sync folder is encrypted unless they did.
+   */
+  async choose(passphrase: string | null): Promise<void> {
     const handle = await pickFolder();
     if (!handle) return;
     const vault = await mainVault();
+    await this.setEncryption(passphrase);
     await vault.settings.set('vault.syncFolder', handle);
     await vault.settings.set('vault.syncSeenDigest', null);
     this.handle = handle;
