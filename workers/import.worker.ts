@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import type { ImportApi } from '../src/lib/core/api/import';
 import { vaultError } from '../src/lib/core/errors';
 import { queueAfterPublish } from '../src/lib/store/extract-queue';

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import type { EmbedderChoice } from '../src/lib/core/api/embedder';
 import { EXTRACT_JOB } from '../src/lib/core/api/extract-api';
 import type { Llm } from '../src/lib/core/api/llm';
