@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import type { Llm, LlmMessage } from '../../../src/lib/core/api/llm';
 import type { RecallRequest, RecallResponse } from '../../../src/lib/core/api/recall-api';
+import { liftHold, withSourceFlags } from '../../../src/lib/core/curate/held';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import type { LlmPort } from '../../../src/lib/core/api/llm-port';
 import { serveLlmPort } from '../../../src/lib/models/llm-port';
@@ -258,6 +259,37 @@ describe('recall served by the index worker (RecallService over the real index s
     await service.writeBack.flush();
     expect(await h.vault.notes.get(kept.id)).toMatchObject({ accessCount: 2, lastAccessedAt: NOW });
     expect(await h.vault.notes.history(kept.id)).toHaveLength(1);
+  });
+
+  it('a kept note still held for review (from a flagged message, not kept by a person) is never retrieved; lifting the hold lets it in', async () => {
+    const h = await vault();
+    const text = 'Decided to repot the bonsai every second spring, in fresh akadama.';
+    const held = note({
+      id: 'note-held',
+      text,
+      status: 'kept',
+      keptAt: NOW - 1000,
+      createdAt: NOW - 1000,
+      contentHash: await contentHash(text),
+      flags: withSourceFlags([], [['injection:ignore-instructions']]),
+    });
+    await h.vault.notes.save(held, { actor: 'curator', action: 'promote', why: 'test', at: NOW });
+    await h.vault.jobs.enqueue(indexUpdateJob({ noteIds: [held.id] }), NOW);
+    await h.drain();
+    const service = recaller(h);
+    const everywhere = (r: RecallResponse) => {
+      const a = answered(r);
+      return [...a.result.items, ...a.result.dropped.map((d) => d.candidate)].map((c) => c.record.id);
+    };
+    expect(everywhere(await service.ask(request('When should I repot the bonsai in akadama?')))).not.toContain(held.id);
+    // Pinning it by id does not bring it in either: the store does not serve it.
+    expect(everywhere(await service.ask(request('bonsai akadama', { pinned: [held.id] })))).not.toContain(held.id);
+
+    const stored = (await h.vault.notes.get(held.id))!;
+    await h.vault.notes.save({ ...stored, flags: liftHold(stored.flags) }, { actor: 'user', action: 'keep', why: 'test', at: NOW });
+    await h.vault.jobs.enqueue(indexUpdateJob({ noteIds: [held.id] }), NOW);
+    await h.drain();
+    expect(answered(await service.ask(request('When should I repot the bonsai in akadama?'))).result.items[0]!.record.id).toBe(held.id);
   });
 
   it('a failing write-back is reported, never thrown at the reader; a note that is gone is skipped', async () => {
