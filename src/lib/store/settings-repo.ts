@@ -54,6 +54,11 @@ export interface SettingsShape {
   'device.recall.funnel': boolean;
   /** Copy to prompt adds the typed prompt after the package. */
   'device.recall.appendPrompt': boolean;
+  /**
+   * A line flagged as possible prompt injection: left out of the package with a marker naming its
+   * source (`drop`, the default) or kept, quoted as data (`quote`).
+   */
+  'device.recall.flaggedLines': 'drop' | 'quote';
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
 }
@@ -85,6 +90,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.format': 'markdown',
   'device.recall.funnel': true,
   'device.recall.appendPrompt': false,
+  'device.recall.flaggedLines': 'drop',
   'llm.choice': null,
 };
 

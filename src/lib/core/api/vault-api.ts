@@ -28,6 +28,7 @@ export const PREFERENCE_KEYS = [
   'device.recall.format',
   'device.recall.funnel',
   'device.recall.appendPrompt',
+  'device.recall.flaggedLines',
   'vault.syncFolder',
   'vault.syncSeenExportedAt',
   'vault.syncSeenDigest',
