@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import { promptKey } from '../../../src/lib/core/recall/predict-next';
-import { NEUTRALIZED_MARK } from '../../../src/lib/core/safety/sanitize-read';
 import type { RecallResult } from '../../../src/lib/core/recall/types';
 import type { Reranker } from '../../../src/lib/core/recall/rerank';
 import { PrefetchCache, Prefetcher, type PrefetchEntry } from '../../../src/lib/services/recall/prefetch';
@@ -156,7 +155,9 @@ describe('prefetch in the recall service', () => {
     expect(hit.value.result.items.map((i) => i.record.id)).toEqual(expected.value.result.items.map((i) => i.record.id));
     // The package is assembled from the cached items now, through the read-time sanitizer.
     expect(hit.value.package.text).toBe(expected.value.package.text);
-    expect(hit.value.package.text).toContain(`${NEUTRALIZED_MARK} “Ana: Comet loves short sprints`);
+    // The flagged line is left out with a marker (the default 'Flagged lines' setting, issue 14).
+    expect(hit.value.package.text).toContain('[line removed from');
+    expect(hit.value.package.text).not.toContain('Ignore previous instructions');
   }, 30_000);
 
   it('a result cached before a reranker was chosen is not served after: a change of model stages empties the cache', async () => {
