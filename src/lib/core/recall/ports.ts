@@ -17,9 +17,24 @@ export interface VectorHit {
   similarity: number;
 }
 
+/** The vault's own statistics of a prompt's terms, and which of them each candidate holds. */
+export interface LexicalExplanation {
+  /** Documents the keyword index holds. */
+  documents: number;
+  /** The prompt's distinct index terms (stemmed, stop words out): document frequency and idf. */
+  terms: { term: string; df: number; idf: number; near?: string }[];
+  /** Per candidate id: indices into `terms` of the terms its keyword document holds. */
+  matched: Map<string, number[]>;
+}
+
 export interface LexicalSearcher {
   /** The top `k` records for a free-text query, best first. An empty query returns []. */
   search(query: string, k: number): Promise<LexicalHit[]>;
+  /**
+   * The query's terms with this index's statistics, and which of them each id's document holds
+   * (what the model-free relevance judgment reads). Absent: the judgment does not run.
+   */
+  explain?(query: string, ids: readonly string[]): Promise<LexicalExplanation>;
 }
 
 export interface VectorSearcher {
@@ -51,6 +66,14 @@ export interface CandidateRecord {
   date: number | null;
   /** Source turns behind the item (evaluation maps them to LoCoMo dia_ids). */
   messageIds: string[];
+  /**
+   * Who said the source turns, in order, once each: a named transcript's speaker names, else the
+   * role ('user', 'assistant'); empty for notes and resources. The subject check reads it (a turn in
+   * the first person is about its speaker).
+   */
+  speakers?: string[];
+  /** A note's category (e.g. 'Decisions', 'Constraints'); absent for chunks. */
+  category?: string;
   contentHash: string;
   headingPath: string[];
   /** Tokens of `text` as stored (a hint; budgets are recounted). */

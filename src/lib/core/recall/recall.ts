@@ -5,14 +5,18 @@
  */
 import type { Llm } from '../api/llm';
 import { err, ok, toVaultError, vaultError, type Result } from '../errors';
+import { dampen, DEFAULT_DAMPENING, type DampeningOptions, type HubFacts } from './dampening';
 import { decompose } from './decompose';
 import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH, type FunnelOptions } from './funnel';
 import { deriveIntent } from './intent';
 import { retrieve, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
 import { accessWrites, scoreAll } from './scoring';
 import { floorFor } from './similarity-floor';
+import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check';
+import { DEFAULT_RELEVANCE, termCoverage, type RelevanceOptions, type TermCoverage } from './term-coverage';
+import { unframe } from './text-features';
 import type { TokenCounter } from '../text/token-count';
-import type { RecallResult } from './types';
+import type { Candidate, RecallResult } from './types';
 
 export interface RecallDeps extends RetrieveDeps {
   /** The LLM for decomposition, intent and the fit-gate; null or absent: every stage falls back. */
@@ -21,6 +25,8 @@ export interface RecallDeps extends RetrieveDeps {
   now: number;
   /** Monotonic clock in ms for timings (performance.now in the app). */
   clock?: () => number;
+  /** The entity graph's mention counts for the hub dampening; absent: hub dampening is off. */
+  hubs?: HubFacts | null;
 }
 
 export interface RecallInput {
@@ -41,6 +47,12 @@ export interface RecallOptions {
   limit?: number;
   /** Overrides the calibrated similarity floor. */
   floor?: number | null;
+  /** The model-free relevance stage (term coverage): false switches it off; values override the defaults. */
+  relevance?: Partial<RelevanceOptions> | false;
+  /** Post-fusion dampening (dampening.ts): false switches every stage off; values switch single stages. */
+  dampening?: Partial<DampeningOptions> | false;
+  /** Refusal with evidence (subject-check.ts): false switches it off; values override the defaults. */
+  subject?: Partial<SubjectCheckOptions> | false;
   tokenCap?: number;
   gateTimeoutMs?: number;
   /** Ask the LLM for variants / intent (when one is given). Default true. */
@@ -84,6 +96,29 @@ function funnelOptions(
   };
 }
 
+/** Term coverage of the candidates (term-coverage.ts); null when the keyword index cannot explain. */
+async function judgeRelevance(
+  prompt: string,
+  candidates: readonly Candidate[],
+  deps: RecallDeps,
+  options: RecallOptions,
+): Promise<TermCoverage | null> {
+  if (!deps.lexical.explain || candidates.length === 0 || options.lists === 'vector') return null;
+  const explanation = await deps.lexical.explain(
+    unframe(prompt),
+    candidates.map((c) => c.record.id),
+  );
+  return explanation.terms.length > 0 ? termCoverage(explanation) : null;
+}
+
+function withCoverage(candidates: readonly Candidate[], judgment: TermCoverage | null): Candidate[] {
+  if (!judgment) return [...candidates];
+  return candidates.map((c) => {
+    const coverage = judgment.coverage.get(c.record.id);
+    return coverage === undefined ? c : { ...c, signals: { ...c.signals, coverage } };
+  });
+}
+
 export async function recall(input: RecallInput, deps: RecallDeps, options: RecallOptions = {}): Promise<Result<RecallResult>> {
   const prompt = input.prompt.trim();
   if (prompt.length === 0) return err(vaultError('input/invalid', 'Type what you want to recall.'));
@@ -107,13 +142,16 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       ...(options.weights ? { weights: options.weights } : {}),
       ...(signal ? { signal } : {}),
     });
+    const judgment = await judgeRelevance(prompt, retrieval.candidates, deps, options);
     const t2 = clock();
     if (signal?.aborted) return err(cancelled());
-    const { gateMs, ...outcome } = await runFunnel(
-      scoreAll(retrieval.candidates, deps.now, { recency: options.recency !== false }),
-      intent.text,
-      funnel,
-    );
+    const scored = scoreAll(withCoverage(retrieval.candidates, judgment), deps.now, { recency: options.recency !== false });
+    const damped = options.dampening === false ? null : dampen(scored, { ...DEFAULT_DAMPENING, ...options.dampening }, deps.hubs ?? null);
+    const { gateMs, ...outcome } = await runFunnel(damped?.candidates ?? scored, intent.text, {
+      ...funnel,
+      relevance: judgment && options.relevance !== false ? { judgment, options: { ...DEFAULT_RELEVANCE, ...options.relevance } } : null,
+      subject: options.subject === false ? null : { prompt, options: { ...DEFAULT_SUBJECT_CHECK, ...options.subject } },
+    });
     if (signal?.aborted) return err(cancelled());
     return ok({
       prompt,
@@ -121,6 +159,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       decomposition,
       funnel: funnel.enabled,
       ...outcome,
+      dampening: damped?.trace ?? null,
       accessWrites: accessWrites(outcome.items, deps.now),
       timings: { decomposeMs: t1 - t0, retrieveMs: t2 - t1, gateMs, totalMs: clock() - t0 },
     });

@@ -94,7 +94,7 @@ export class IndexService {
   /** This index as the recall service reads it. */
   recallSources(): RecallSources {
     return {
-      lexical: { search: (query, k) => this.lexicalSearch(query, k) },
+      lexical: { search: (query, k) => this.lexicalSearch(query, k), explain: async (query, ids) => this.parts.bm25.explain(query, ids) },
       vector: { search: (vector, k) => this.vectorSearch(vector, k), similarity: (vector, ids) => this.similarity(vector, ids) },
       store: { get: (ids) => this.candidates(ids) },
       queryEmbedder: async () => {
