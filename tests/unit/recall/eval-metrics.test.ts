@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceRecall, packageTokens, packagePrecision, packByBudget, percentile, recallAtBudget, recallAtK } from '../../../src/lib/core/recall/eval-metrics';
+import {
+  evidenceRecall,
+  packageTokens,
+  packagePrecision,
+  packByBudget,
+  percentile,
+  recallAtBudget,
+  recallAtK,
+} from '../../../src/lib/core/recall/eval-metrics';
 
 const ranked = [
   { diaIds: ['D1:1'], tokens: 30 },

@@ -134,11 +134,18 @@ describe('refusal with evidence (subject check)', () => {
 
   it('passes a prompt whose matches are said by the person, or name them as the subject', () => {
     const own = setup('When did Caroline go to the LGBTQ support group?');
-    expect(checkSubject('When did Caroline go to the LGBTQ support group?', own.ordered, own.judgment)).toMatchObject({ mismatch: false });
+    const loose = { window: 5, ratio: 0.5, minShare: 0.3 };
+    expect(checkSubject('When did Caroline go to the LGBTQ support group?', own.ordered, own.judgment, loose)).toMatchObject({
+      mismatch: false,
+    });
     const told = setup('What did Caroline paint at the lake?');
-    expect(checkSubject('What did Caroline paint at the lake?', told.ordered, told.judgment)).toMatchObject({ mismatch: false });
+    expect(checkSubject('What did Caroline paint at the lake?', told.ordered, told.judgment, loose)).toMatchObject({ mismatch: false });
     const nobody = setup('What was the charity race for?');
-    expect(checkSubject('What was the charity race for?', nobody.ordered, nobody.judgment)).toBeNull();
+    expect(checkSubject('What was the charity race for?', nobody.ordered, nobody.judgment, loose)).toBeNull();
+    // A weak match (under minShare of the prompt's other words) never refuses.
+    expect(
+      checkSubject('When did Caroline go to the LGBTQ support group?', own.ordered, own.judgment, { ...loose, minShare: 1 }),
+    ).toBeNull();
   });
 
   it('makes the funnel say the vault holds nothing about that person, with the matching memory as the closest miss', async () => {

@@ -9,7 +9,16 @@ import { dampen, DEFAULT_DAMPENING, type DampeningOptions, type HubFacts } from 
 import { decompose } from './decompose';
 import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH, type FunnelOptions } from './funnel';
 import { deriveIntent } from './intent';
-import { retrieve, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
+import {
+  archetypeVectors,
+  classifyIntent,
+  INTENT_PROFILES,
+  type ArchetypeVectors,
+  type IntentClass,
+  type IntentClassification,
+  type IntentSample,
+} from './intent-class';
+import { retrieve, searcherWeightsFor, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
 import { accessWrites, scoreAll } from './scoring';
 import { floorFor } from './similarity-floor';
 import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check';
@@ -27,12 +36,16 @@ export interface RecallDeps extends RetrieveDeps {
   clock?: () => number;
   /** The entity graph's mention counts for the hub dampening; absent: hub dampening is off. */
   hubs?: HubFacts | null;
+  /** The person's recent intents (the personalization prior); absent: no prior. */
+  intentHistory?: () => Promise<IntentSample[]>;
 }
 
 export interface RecallInput {
   prompt: string;
   /** The intent the person saw and maybe edited; derived when absent. */
   intent?: string | null;
+  /** The intent class the person chose on the screen; classified when absent. */
+  intentClass?: IntentClass | null;
 }
 
 export interface RecallOptions {
@@ -55,6 +68,8 @@ export interface RecallOptions {
   subject?: Partial<SubjectCheckOptions> | false;
   tokenCap?: number;
   gateTimeoutMs?: number;
+  /** Intent routing (intent-class.ts): false classifies nothing and keeps the default weights. */
+  intentRouting?: boolean;
   /** Ask the LLM for variants / intent (when one is given). Default true. */
   llmDecompose?: boolean;
   llmIntent?: boolean;
@@ -96,6 +111,51 @@ function funnelOptions(
   };
 }
 
+const archetypeCache = new Map<string, Promise<ArchetypeVectors>>();
+
+/** The prompt's intent class: rules and archetype vectors fused, the prior, the model when unsure. */
+async function routeIntent(
+  prompt: string,
+  given: IntentClass | null,
+  deps: RecallDeps,
+  options: RecallOptions,
+  common: { signal?: AbortSignal; clock: () => number },
+): Promise<IntentClassification> {
+  if (given) return classifyIntent(prompt, { given, now: deps.now });
+  let archetypes = archetypeCache.get(deps.embedder.id);
+  if (!archetypes) {
+    archetypes = archetypeVectors(deps.embedder);
+    archetypeCache.set(deps.embedder.id, archetypes);
+    archetypes.catch(() => archetypeCache.delete(deps.embedder.id));
+  }
+  const [vectors, centroids, history] = await Promise.all([
+    deps.embedder.embed([prompt], common.signal ? { signal: common.signal } : undefined),
+    archetypes,
+    deps.intentHistory?.() ?? Promise.resolve([]),
+  ]);
+  return classifyIntent(prompt, {
+    queryVector: vectors[0] ?? null,
+    archetypes: centroids,
+    history,
+    now: deps.now,
+    llm: options.llmIntent === false ? null : (deps.llm ?? null),
+    ...common,
+  });
+}
+
+/**
+ * The fusion weights: explicit ones as given; else the embedder kind's, with the intent's vector
+ * boost for a neural embedder (a lexical embedder mostly repeats BM25: a higher weight cost recall
+ * on LoCoMo, retrieve.ts).
+ */
+function weightsFor(deps: RecallDeps, options: RecallOptions, intent: IntentClassification | null): { weights?: SearcherWeights } {
+  if (options.weights) return { weights: options.weights };
+  const boost = intent ? INTENT_PROFILES[intent.intent].vectorBoost : 1;
+  if (deps.embedder.kind !== 'neural' || boost === 1) return {};
+  const base = searcherWeightsFor(deps.embedder.kind);
+  return { weights: { bm25: base.bm25, vector: base.vector * boost } };
+}
+
 /** Term coverage of the candidates (term-coverage.ts); null when the keyword index cannot explain. */
 async function judgeRelevance(
   prompt: string,
@@ -129,9 +189,10 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
   const common = { ...(signal ? { signal } : {}), clock };
   const funnel = funnelOptions(deps, options, common);
   try {
-    const [intent, decomposition] = await Promise.all([
+    const [intent, decomposition, intentClass] = await Promise.all([
       deriveIntent(prompt, { given: input.intent ?? null, llm: options.llmIntent === false ? null : llm, ...common }),
       decompose(prompt, { llm: options.llmDecompose === false ? null : llm, ...common }),
+      options.intentRouting === false ? Promise.resolve(null) : routeIntent(prompt, input.intentClass ?? null, deps, options, common),
     ]);
     const t1 = clock();
     if (signal?.aborted) return err(cancelled());
@@ -139,7 +200,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       perListK: Math.max(options.perListK ?? DEFAULT_PER_LIST_K, funnel.maxWidth),
       limit: options.limit ?? funnel.maxWidth + 10,
       lists: options.lists ?? 'hybrid',
-      ...(options.weights ? { weights: options.weights } : {}),
+      ...weightsFor(deps, options, intentClass),
       ...(signal ? { signal } : {}),
     });
     const judgment = await judgeRelevance(prompt, retrieval.candidates, deps, options);
@@ -160,6 +221,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       funnel: funnel.enabled,
       ...outcome,
       dampening: damped?.trace ?? null,
+      intentClass,
       accessWrites: accessWrites(outcome.items, deps.now),
       timings: { decomposeMs: t1 - t0, retrieveMs: t2 - t1, gateMs, totalMs: clock() - t0 },
     });

@@ -28,8 +28,15 @@ export interface SubjectCheckOptions {
   minShare: number;
 }
 
-/** Measured on LoCoMo dev categories 1-5 (recall README, "Refusal with evidence"). */
-export const DEFAULT_SUBJECT_CHECK: SubjectCheckOptions = { window: 10, ratio: 0.75, minShare: 0.5 };
+/**
+ * Measured on LoCoMo dev through the app path (recall README, "Refusal with evidence"): share of
+ * category-5 questions refused / share of answerable questions (1-4) refused, window 10:
+ *   ratio / minShare   0.25/0.5     0.5/0.5      0.5/0.6      0.5/0.7      0.75/0.7     1/0.7
+ *   category 5         16.0 %       32.9 %       26.2 %       21.9 %       25.3 %       27.4 %
+ *   false refusals     0.66 %       1.44 %       1.05 %       0.66 %       1.57 %       2.36 %
+ * 0.5 / 0.7: the most category-5 refusals with false refusals under 1 %.
+ */
+export const DEFAULT_SUBJECT_CHECK: SubjectCheckOptions = { window: 10, ratio: 0.5, minShare: 0.7 };
 
 export interface SubjectCheck {
   /** The persons the prompt names (as the vault spells them). */

@@ -2,6 +2,7 @@
 import type { VaultError } from '../errors';
 import type { CandidateRecord } from './ports';
 import type { DampeningTrace } from './dampening';
+import type { IntentClassification } from './intent-class';
 import type { SubjectCheck } from './subject-check';
 import type { RelevanceStatus } from './term-coverage';
 
@@ -137,6 +138,8 @@ export interface RecallResult {
   holdsNothing: HoldsNothing | null;
   /** The model-free relevance judgment (term-coverage.ts); null when it did not run. */
   relevance?: RelevanceStatus | null;
+  /** The intent class, its retrieval mode and why it was chosen (intent-class.ts); null when routing is off. */
+  intentClass?: IntentClassification | null;
   /** What post-fusion dampening did (dampening.ts); absent when it was switched off. */
   dampening?: DampeningTrace | null;
   /** Refusal with evidence (subject-check.ts): who the prompt names and who the matches are about. */
