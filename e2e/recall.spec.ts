@@ -59,6 +59,14 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await intent.press('Enter');
   await expect(page.getByText('(edited by you)')).toBeVisible();
   await expect(intent).toHaveValue('Garden care: moss soil');
+  // The intent class is shown with its retrieval mode and why; the person can change it.
+  const route = page.getByTestId('recall-intent-route');
+  await expect(route).toHaveAttribute('data-intent', 'factual');
+  await expect(route).toHaveAttribute('data-mode', 'LOCAL');
+  await expect(page.getByTestId('recall-intent-why').first()).toHaveText(/factual/u);
+  await page.getByTestId('recall-intent-class').selectOption('conceptual');
+  await expect(route).toHaveAttribute('data-mode', 'GLOBAL');
+  await expect(page.getByTestId('recall-intent-mode')).toContainText('chosen by you');
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
 });
 
