@@ -88,3 +88,11 @@ export interface CandidateStore {
    */
   get(ids: readonly string[]): Promise<CandidateRecord[]>;
 }
+
+/** The entity graph as recall reads it (the index's EntityGraph in practice). */
+export interface GraphSearcher {
+  /** Documents where a personalized PageRank walk from the prompt's entities rests, best first. */
+  walk(prompt: string, k: number): Promise<{ id: string; score: number }[]>;
+  /** Linked entities of a document with their mention counts, and the hub line (P90). */
+  hubs(): { p90: number; entitiesOf(id: string): readonly { id: string; mentions: number }[] } | null;
+}

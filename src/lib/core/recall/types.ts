@@ -48,6 +48,8 @@ export interface RetrievalSignals {
    * candidate's keyword document holds (term-coverage.ts); absent when it was not judged.
    */
   coverage?: number;
+  /** Rank (1-based) in the entity graph's walk; absent when the walk did not reach it. */
+  graphRank?: number;
 }
 
 export interface Candidate {

@@ -11,7 +11,7 @@ import { err, ok, VaultFailure, vaultError, type Result } from '../../core/error
 import { assemblePackage, type AssembledPackage } from '../../core/recall/budget';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
 import type { PackageFormat } from '../../core/recall/package-format';
-import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
+import type { CandidateRecord, CandidateStore, GraphSearcher } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
 import type { RetrieveDeps } from '../../core/recall/retrieve';
 import type { RecallResult } from '../../core/recall/types';
@@ -118,7 +118,13 @@ export class RecallService {
     }
     const excluded = new Map<string, CandidateRecord>();
     const embedder = await this.sources.queryEmbedder();
-    const deps: RetrieveDeps = { lexical: this.sources.lexical, vector: this.sources.vector, embedder, store: this.store(query, excluded) };
+    const deps: RetrieveDeps & { graph?: GraphSearcher } = {
+      lexical: this.sources.lexical,
+      vector: this.sources.vector,
+      embedder,
+      store: this.store(query, excluded),
+      ...(this.sources.graph ? { graph: this.sources.graph } : {}),
+    };
     const now = at ?? (this.options.now ?? Date.now)();
     const intentHistory = async (): Promise<IntentSample[]> =>
       (await this.intents.recent(now)).flatMap((r) => (isIntentClass(r.intent) ? [{ intent: r.intent, at: r.at }] : []));
