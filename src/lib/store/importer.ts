@@ -223,7 +223,7 @@ class BatchWriter {
       title: resource.title,
       category: 'Resource',
       status: 'kept',
-      tier: 'resource',
+      tier: resource.tier ?? 'resource',
       confidence: 1,
       sourceMessageIds: [],
       conversationId: null,

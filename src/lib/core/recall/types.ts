@@ -58,7 +58,11 @@ export interface Candidate {
 }
 
 export interface ScoreBreakdown {
-  /** Relevance in (0, 1] from the fused rank: 10 / (10 + rank), rank 0-based (scoring.ts). */
+  /**
+   * The fused-rank weight in (0, 1]: 10 / (10 + rank), rank 0-based (scoring.ts). Not a similarity:
+   * it says how high the fusion placed the candidate. (The key keeps its first name so recall JSON
+   * stays stable; the prompt-candidate similarity is `signals.coverage` and `signals.vectorSimilarity`.)
+   */
   relevance: number;
   /** Provenance weight of the tier (engram 1.0, resource 0.8, chat 0.6, web 0.1). */
   provenance: number;
