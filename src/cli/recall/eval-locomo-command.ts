@@ -69,7 +69,13 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
 const f3 = (x: number | undefined) => (x === undefined ? '  -  ' : x.toFixed(3));
 
 export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budgets: readonly number[], notes: readonly string[]): string {
-  const head = ['mode    ', ...ks.map((k) => `@${k}`.padStart(6)), ...budgets.map((b) => `${b}tk`.padStart(7)), '   p50 ms  p95 ms', ' precision  tokens'];
+  const head = [
+    'mode    ',
+    ...ks.map((k) => `@${k}`.padStart(6)),
+    ...budgets.map((b) => `${b}tk`.padStart(7)),
+    '   p50 ms  p95 ms',
+    ' precision  tokens',
+  ];
   const lines = [`LoCoMo evidence recall, ${r.questions} answerable questions (at k items / at a token budget)`, head.join(' ')];
   for (const [mode, m] of Object.entries(r.modes)) {
     if (!m) continue;
