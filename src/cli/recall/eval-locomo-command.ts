@@ -123,14 +123,19 @@ export function formatModelStages(m: ModelStageReport): string[] {
     row('gate', m.stages.gate),
     row('rerank', m.stages.rerank),
     `Fit-gate against the evidence: ${g.judged} candidates judged; agreement ${rate(g.agreement)}; evidence kept ${rate(g.evidenceKept)}; noise dropped ${rate(g.noiseDropped)} (kept ${g.keptWithEvidence}+${g.keptWithoutEvidence}, dropped ${g.droppedWithEvidence}+${g.droppedWithoutEvidence}: with+without evidence)`,
-    `Package precision (funnel, within ${m.budget} tokens): ${rate(m.packagePrecision)}; category 5 "holds nothing": ${rate(m.holdsNothingRate)}; false refusals on categories 1-4: ${rate(m.falseRefusalRate)}`,
   ];
 }
 
 const f3 = (x: number | undefined) => (x === undefined ? '  -  ' : x.toFixed(3));
 
 export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budgets: readonly number[], notes: readonly string[]): string {
-  const head = ['mode    ', ...ks.map((k) => `@${k}`.padStart(6)), ...budgets.map((b) => `${b}tk`.padStart(7)), '   p50 ms  p95 ms'];
+  const head = [
+    'mode    ',
+    ...ks.map((k) => `@${k}`.padStart(6)),
+    ...budgets.map((b) => `${b}tk`.padStart(7)),
+    '   p50 ms  p95 ms',
+    ' precision  tokens',
+  ];
   const lines = [`LoCoMo evidence recall, ${r.questions} answerable questions (at k items / at a token budget)`, head.join(' ')];
   for (const [mode, m] of Object.entries(r.modes)) {
     if (!m) continue;
@@ -138,7 +143,16 @@ export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budge
       ...ks.map((k) => f3(m.recallAtK[String(k)]).padStart(6)),
       ...budgets.map((b) => f3(m.recallAtBudget[String(b)]).padStart(7)),
     ];
-    lines.push([mode.padEnd(8), ...cells, m.latencyMs.p50.toFixed(1).padStart(9), m.latencyMs.p95.toFixed(1).padStart(7)].join(' '));
+    lines.push(
+      [
+        mode.padEnd(8),
+        ...cells,
+        m.latencyMs.p50.toFixed(1).padStart(9),
+        m.latencyMs.p95.toFixed(1).padStart(7),
+        f3(m.packagePrecision).padStart(10),
+        Math.round(m.meanPackageTokens).toString().padStart(7),
+      ].join(' '),
+    );
     for (const [c, v] of Object.entries(m.byCategory)) {
       const cat = [
         ...ks.map((k) => f3(v.recallAtK[String(k)]).padStart(6)),
@@ -148,5 +162,6 @@ export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budge
     }
   }
   lines.push(`Category 5 (unanswerable): the funnel says "holds nothing" for ${(r.unanswerable.holdsNothingRate * 100).toFixed(1)} %`);
+  lines.push(`Categories 1-4 (answerable): the funnel refused ${(r.unanswerable.falseRefusalRate * 100).toFixed(1)} % (false refusals)`);
   return [...lines, ...notes].join('\n');
 }

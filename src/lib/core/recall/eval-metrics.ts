@@ -34,9 +34,9 @@ export function recallAtBudget(evidence: readonly string[], ranked: readonly Ran
 }
 
 /**
- * Package precision: the share of a package's items that hold evidence (an item holds evidence
- * when one of its turns is an evidence turn). Null for an empty package: a refusal has no
- * precision; it is counted as a (false) refusal instead. One definition for every mode and stage.
+ * Package precision: the share of the package's items that hold evidence (at least one evidence turn
+ * behind the item). Null for an empty package (a refusal has no precision; it is counted apart as a
+ * refusal). One definition for every mode and stage (eval locomo's `packagePrecision`).
  */
 export function packagePrecision(evidence: readonly string[], items: readonly RankedEvidenceItem[]): number | null {
   if (items.length === 0) return null;
@@ -47,6 +47,11 @@ export function packagePrecision(evidence: readonly string[], items: readonly Ra
 /** Whether an item holds any of the evidence turns. */
 export function holdsEvidence(evidence: readonly string[], item: RankedEvidenceItem): boolean {
   return item.diaIds.some((id) => evidence.includes(id));
+}
+
+/** Tokens of the package's items, as stored (the chunker's count). */
+export function packageTokens(items: readonly RankedEvidenceItem[]): number {
+  return items.reduce((sum, i) => sum + i.tokens, 0);
 }
 
 /** Nearest-rank percentile (0-100); NaN for no samples. */

@@ -1,11 +1,13 @@
 /**
  * What the model stages did over a LoCoMo run (`eval locomo --llm-endpoint ... [--reranker ...]`):
  * per stage how often its model was called, failed, was skipped or bypassed, how often its breaker
- * opened and how long a call took; how the fit-gate's keep/drop agreed with the evidence; package
- * precision of the funnel; "holds nothing" on category 5 and false refusals on categories 1-4.
- * Fed with every funnel recall of the run (`onFunnel`), in any order.
+ * opened and how long a call took; how the fit-gate's keep/drop agreed with the evidence.
+ * Package precision and tokens, "holds nothing" on category 5 and false refusals on categories 1-4
+ * are the report's own (`modes.funnel.packagePrecision`, `unanswerable`, eval-locomo.ts): one
+ * definition for every mode, with or without models. Fed with every funnel recall of the run
+ * (`onFunnel`), in any order.
  */
-import { holdsEvidence, packagePrecision, packByBudget, mean, percentile, round4, type RankedEvidenceItem } from './eval-metrics';
+import { holdsEvidence, percentile, round4, type RankedEvidenceItem } from './eval-metrics';
 import type { RecallStage, StageTrace } from './stage-trace';
 import type { Candidate, RecallResult } from './types';
 
@@ -51,13 +53,6 @@ export interface ModelStageReport {
   reranker: string | null;
   stages: Record<ReportedStage, StageFigures>;
   gate: GateAgreement;
-  /** Funnel, answerable questions: share of package items (packed within `budget` tokens) that hold evidence. */
-  packagePrecision: number | null;
-  budget: number;
-  /** Category 5: share of questions where the funnel said "the vault holds nothing on this". */
-  holdsNothingRate: number | null;
-  /** Categories 1-4: share of answerable questions the funnel refused. */
-  falseRefusalRate: number | null;
 }
 
 const REPORTED: Record<ReportedStage, RecallStage> = { gate: 'fit-gate', decompose: 'decompose', intent: 'intent', rerank: 'rerank' };
@@ -67,32 +62,15 @@ const ratio = (a: number, b: number) => (b === 0 ? null : round4(a / b));
 export class ModelStageAccumulator {
   private readonly traces = new Map<ReportedStage, StageTrace[]>();
   private readonly gate = { keptWith: 0, keptWithout: 0, droppedWith: 0, droppedWithout: 0 };
-  private readonly precisions: number[] = [];
-  private unanswerable = 0;
-  private holdsNothing = 0;
-  private answerable = 0;
-  private refused = 0;
 
-  constructor(
-    private readonly budget: number,
-    private readonly ids: { llm: string | null; reranker: string | null } = { llm: null, reranker: null },
-  ) {}
+  constructor(private readonly ids: { llm: string | null; reranker: string | null } = { llm: null, reranker: null }) {}
 
   observe(o: FunnelObservation): void {
     for (const [name, stage] of Object.entries(REPORTED) as [ReportedStage, RecallStage][]) {
       const trace = o.result.stages?.[stage];
       if (trace) this.traces.set(name, [...(this.traces.get(name) ?? []), trace]);
     }
-    const refused = o.result.holdsNothing !== null;
-    if (o.category === 5) {
-      this.unanswerable += 1;
-      if (refused) this.holdsNothing += 1;
-      return;
-    }
-    this.answerable += 1;
-    if (refused) this.refused += 1;
-    const precision = packagePrecision(o.evidence, packByBudget(o.result.items.map(o.toItem), this.budget));
-    if (precision !== null) this.precisions.push(precision);
+    if (o.category === 5) return;
     this.observeGate(o);
   }
 
@@ -151,10 +129,6 @@ export class ModelStageAccumulator {
         evidenceKept: ratio(g.keptWith, g.keptWith + g.droppedWith),
         noiseDropped: ratio(g.droppedWithout, g.keptWithout + g.droppedWithout),
       },
-      packagePrecision: this.precisions.length ? round4(mean(this.precisions)) : null,
-      budget: this.budget,
-      holdsNothingRate: ratio(this.holdsNothing, this.unanswerable),
-      falseRefusalRate: ratio(this.refused, this.answerable),
     };
   }
 }

@@ -55,6 +55,12 @@ export const RERANK_DEFAULTS = {
 /** The first-stage score the attention gate and the blend read: the fused (RRF) score. */
 export const firstStageScore = (c: ScoredCandidate): number => c.signals.rrf;
 
+/** The product of the post-fusion multipliers that applied to a candidate (1 when none did). */
+function dampingFactor(c: ScoredCandidate): number {
+  const d = c.scores.dampening;
+  return d ? (d.gravity ?? 1) * (d.hub ?? 1) * (d.resolution ?? 1) : 1;
+}
+
 function minMax(values: readonly number[]): number[] {
   const lo = Math.min(...values);
   const hi = Math.max(...values);
@@ -78,7 +84,8 @@ export function blend(candidates: readonly ScoredCandidate[], rerankScores: read
     const relevance = lo + blended * (hi - lo);
     return {
       ...c,
-      scores: { ...c.scores, relevance, score: relevance * c.scores.provenance * c.scores.recency },
+      // Post-fusion dampening (dampening.ts) multiplied the score; the blend keeps its factors.
+      scores: { ...c.scores, relevance, score: relevance * c.scores.provenance * c.scores.recency * dampingFactor(c) },
       rerank: { score: rerankScores[i]!, blended, firstStage: first[i]! },
     };
   });

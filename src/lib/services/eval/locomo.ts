@@ -61,10 +61,7 @@ export async function runLocomo(
   let done = 0;
   const models = options.models ?? null;
   const breakers = models?.breakers ?? new StageBreakers({ now: () => Date.now() });
-  const budgets = options.budgets ?? [500, 1000];
-  const accumulator = models
-    ? new ModelStageAccumulator(Math.max(...budgets), { llm: models.llm?.id ?? null, reranker: models.reranker?.id ?? null })
-    : null;
+  const accumulator = models ? new ModelStageAccumulator({ llm: models.llm?.id ?? null, reranker: models.reranker?.id ?? null }) : null;
   const { report, diagnostics } = await runLocomoEval(samples, {
     clock: () => performance.now(),
     ...(options.ks ? { ks: options.ks } : {}),

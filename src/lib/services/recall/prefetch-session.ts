@@ -1,6 +1,6 @@
 /**
  * The recall service's side of prefetch: which requests may be answered from the cache (the
- * app's defaults only: no drops, no edited intent, no settings under test), a hit served and
+ * app's defaults only: no drops, no edited intent or chosen intent class, no settings under test), a hit served and
  * marked in the trace, the session's recent prompts, and the guesses scheduled after each recall.
  */
 import { predictNext, promptKey } from '../../core/recall/predict-next';
@@ -49,8 +49,12 @@ export class PrefetchSession {
   }
 
   /** The cache key of a request the cache may answer, or null. */
-  keyOf(query: { prompt: string; intent?: string | null; dropped?: readonly string[] }, options: RecallOptions): string | null {
-    if (query.intent?.trim() || (query.dropped?.length ?? 0) > 0) return null;
+  keyOf(
+    query: { prompt: string; intent?: string | null; intentClass?: string | null; dropped?: readonly string[] },
+    options: RecallOptions,
+  ): string | null {
+    // A chosen intent class changes the weights and the reranker's blend: the guess was computed without it.
+    if (query.intent?.trim() || query.intentClass || (query.dropped?.length ?? 0) > 0) return null;
     for (const [name, value] of Object.entries(options)) if (value !== undefined && !ALLOWED.has(name)) return null;
     if (options.funnel === false) return null;
     const key = promptKey(query.prompt);

@@ -17,11 +17,15 @@ import { recall, type RecallOptions } from '../../core/recall/recall';
 import type { Reranker } from '../../core/recall/rerank';
 import type { RecallResult } from '../../core/recall/types';
 import type { Vault } from '../../store/vault';
+import { INTENT_CLASSES, INTENT_PROFILES, type IntentClass, type IntentSample } from '../../core/recall/intent-class';
+import { IntentsRepo } from '../../store/intents-repo';
 import { AccessWriteBack } from './access-write-back';
 import { readSanitizer } from './read-sanitizer';
 import { PrefetchSession, type PrefetchOptions } from './prefetch-session';
 import { applyPins } from './recall-pins';
 import type { RecallSources } from './recall-sources';
+
+const isIntentClass = (value: string): value is IntentClass => (INTENT_CLASSES as readonly string[]).includes(value);
 
 export const MAX_PROMPT_CHARS = 20_000;
 
@@ -49,6 +53,8 @@ export interface RecallQuery {
   prompt: string;
   /** The intent the person saw and maybe edited; derived when absent. */
   intent?: string | null;
+  /** The intent class the person chose; classified when absent. */
+  intentClass?: IntentClass | null;
   /** Always kept, as Core, even when the funnel would drop them or retrieval did not find them. */
   pinned?: readonly string[];
   /** Excluded by the person: never retrieved, never packaged. */
@@ -86,6 +92,7 @@ export class RecallService {
   readonly writeBack: AccessWriteBack;
   /** The slow thinker, when prefetch is on. */
   readonly prefetch: PrefetchSession | null;
+  private readonly intents: IntentsRepo;
   private latest = 0;
   private controller: AbortController | null = null;
   /** The model stages the prefetch cache's results were computed with (a change empties it). */
@@ -93,10 +100,11 @@ export class RecallService {
 
   constructor(
     private readonly sources: RecallSources,
-    vault: Pick<Vault, 'notes'>,
+    vault: Pick<Vault, 'notes' | 'db'>,
     private readonly options: RecallServiceOptions = {},
   ) {
     this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
+    this.intents = new IntentsRepo(vault.db);
     const wall = options.now ?? Date.now;
     this.prefetch = options.prefetch
       ? new PrefetchSession((prompt, signal) => this.background(prompt, signal), wall, options.prefetch)
@@ -131,13 +139,17 @@ export class RecallService {
   /** The core pipeline over the index's sources with this service's models and breakers. */
   private async core(query: RecallQuery, recallOptions: RecallOptions, now: number, store: CandidateStore): Promise<Result<RecallResult>> {
     const embedder = await this.sources.queryEmbedder();
+    const intentHistory = async (): Promise<IntentSample[]> =>
+      (await this.intents.recent(now)).flatMap((r) => (isIntentClass(r.intent) ? [{ intent: r.intent, at: r.at }] : []));
     return recall(
-      { prompt: query.prompt, intent: query.intent ?? null },
+      { prompt: query.prompt, intent: query.intent ?? null, intentClass: query.intentClass ?? null },
       {
         lexical: this.sources.lexical,
         vector: this.sources.vector,
         embedder,
         store,
+        ...(this.sources.graph ? { graph: this.sources.graph } : {}),
+        intentHistory,
         llm: this.options.llm?.() ?? null,
         reranker: this.options.reranker?.() ?? null,
         rerankerUnavailable: this.options.rerankerUnavailable?.() ?? null,
@@ -204,8 +216,16 @@ export class RecallService {
       format: pkg?.format ?? 'markdown',
       flaggedLines: pkg?.flaggedLines ?? 'drop',
       sanitize: readSanitizer,
+      ...(result.intentClass ? { coreCount: INTENT_PROFILES[result.intentClass.intent].coreCount } : {}),
     });
-    if (writeBack) this.writeBack.push(result.accessWrites);
+    if (writeBack) {
+      this.writeBack.push(result.accessWrites);
+      if (result.intentClass) {
+        void this.intents
+          .record([{ intent: result.intentClass.intent, at: now }])
+          .catch(this.options.onWriteBackError ?? (() => undefined));
+      }
+    }
     return ok({
       result,
       package: assembled,
@@ -224,7 +244,13 @@ export class RecallService {
     const controller = new AbortController();
     this.controller = controller;
     const outcome = await this.answer(
-      { prompt: request.prompt, intent: request.intent, pinned: request.pinned, dropped: request.dropped },
+      {
+        prompt: request.prompt,
+        intent: request.intent,
+        intentClass: request.intentClass ?? null,
+        pinned: request.pinned,
+        dropped: request.dropped,
+      },
       {
         funnel: request.funnel,
         signal: controller.signal,
