@@ -203,3 +203,88 @@ export interface TombstoneRecord {
   hlc: string;
   deletedAt: number;
 }
+
+/** What a cleaning-sweep proposal does (the Notes screen groups and words them by type). */
+export type ProposalType = 'collapse-duplicates' | 'supersede' | 'promote' | 'archive' | 'prune';
+export type ProposalStatus = 'pending' | 'applied' | 'dismissed';
+
+/** One note change a proposal would make: the note before and after (null: created or deleted). */
+export interface ProposedChange {
+  recordId: string;
+  action: string;
+  why: string;
+  before: NoteRecord | null;
+  after: NoteRecord | null;
+}
+
+/**
+ * A proposal of the cleaning sweep, stored until the person accepts or dismisses it. Device-local
+ * like jobs (another device runs its own sweep), never in the vault file.
+ */
+export interface ProposalRecord {
+  id: string;
+  sweepId: string;
+  createdAt: number;
+  status: ProposalStatus;
+  type: ProposalType;
+  /** The notes it changes (the first is the one it is about: the canonical, the newer, the note). */
+  noteIds: string[];
+  /** Why, in the person's words: shown with the proposal. */
+  reasons: string[];
+  /** A deletion: applied only after the person confirmed it. */
+  needsConfirmation: boolean;
+  changes: ProposedChange[];
+  /** Identity across sweeps (type and notes): a dismissed proposal is not made again. */
+  key: string;
+  decidedAt: number | null;
+  /** History entries of the applied changes (each can be undone from the note's history). */
+  historyIds: string[];
+  checkpointId: string | null;
+}
+
+/** A thread map as stored (computed by the sweep over every session on one subject). */
+export interface StoredThreadMap {
+  id: string;
+  subject: string[];
+  sessionIds: string[];
+  arc: {
+    stage: 'proposed' | 'changed' | 'decided' | 'left-open';
+    text: string;
+    sessionId: string;
+    date: number | null;
+    sourceMessageIds: string[];
+    replaces: { text: string; sessionId: string; date: number | null } | null;
+  }[];
+  at: number;
+}
+
+export type CheckpointReason = 'sweep' | 'merge' | 'restore' | 'rollback';
+
+/**
+ * A point the vault can be rolled back to: taken before a sweep's proposals are applied, a vault
+ * file is merged or restored (and before a roll-back). Its log holds the before-image of every row
+ * those operations changed, not a copy of the vault. Device-local.
+ */
+export interface CheckpointRecord {
+  id: string;
+  at: number;
+  reason: CheckpointReason;
+  label: string;
+  /** Operations that add to an open checkpoint find it by key (one per sweep). */
+  key: string | null;
+  /** Rows logged. */
+  entries: number;
+  state: 'active' | 'rolled-back';
+  rolledBackAt: number | null;
+}
+
+export interface CheckpointLogRecord {
+  seq?: number;
+  checkpointId: string;
+  /** JSON of [table, primary key]: one before-image per row and checkpoint. */
+  ref: string;
+  table: string;
+  key: string | [string, string];
+  /** The row before the operation; null when the operation created it. */
+  before: unknown;
+}

@@ -7,6 +7,7 @@ import { newId } from '../core/ids';
 import { runTx, type TxOptions } from './transaction';
 import type { Vault } from './vault';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
+import { summaryAsSetting } from './summaries-repo';
 import { Spool } from './vaultfile-spool';
 import {
   emptyCounts,
@@ -80,7 +81,7 @@ export async function snapshotVault(
   await runTx(
     db,
     'r',
-    [...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)),
+    [...[...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)), db.summaries],
     async () => {
       const staged = await stagedConversationIds(db);
       let total = 0;
@@ -107,6 +108,12 @@ export async function snapshotVault(
           spool.append(section, kept as SectionRecords[typeof section][]);
           counts[section] += kept.length;
           progress.add(page.length);
+        }
+        // Session summaries travel as the settings lines they were before schema version 2.
+        if (section === 'settings') {
+          const summaries = (await db.summaries.toArray()).map(summaryAsSetting);
+          spool.append('settings', summaries);
+          counts.settings += summaries.length;
         }
       }
       progress.finish();

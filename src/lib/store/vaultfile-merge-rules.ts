@@ -5,6 +5,8 @@ import { isStampedSection, tombstoneKey, type SectionName, type SectionRecords, 
 import type { Sha256 } from '../core/vaultfile/sha256';
 import { compareVersions, pickVersion, survivesTombstone } from '../core/vaultfile/version-order';
 import { isDeviceSetting } from './settings-repo';
+import type { StoredSummary } from '../core/api/extract-api';
+import { isSummarySetting, settingAsSummary, summaryAsSetting } from './summaries-repo';
 import type { BoundTables } from './vaultfile-commit';
 import { primaryKeyOf, type AnyRecord } from './vaultfile-tables';
 
@@ -35,6 +37,8 @@ export interface PageDecision {
   puts: AnyRecord[];
   deletes: Array<{ section: StampedSection; id: string }>;
   history: HistoryRecord[];
+  /** Session summaries the file's settings lines carry (they live in their own table). */
+  summaries: StoredSummary[];
   changes: MergeChanges;
 }
 
@@ -47,7 +51,7 @@ export function addChanges(into: MergeChanges, from: MergeChanges): void {
 }
 
 function emptyDecision(): PageDecision {
-  return { relevant: [], puts: [], deletes: [], history: [], changes: noChanges() };
+  return { relevant: [], puts: [], deletes: [], history: [], summaries: [], changes: noChanges() };
 }
 
 /**
@@ -146,7 +150,11 @@ async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'v
   incoming: readonly SectionRecords[K][],
 ): Promise<PageDecision> {
   const out = emptyDecision();
-  const rows = section === 'settings' ? incoming.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : incoming;
+  let rows = section === 'settings' ? incoming.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : incoming;
+  if (section === 'settings') {
+    await decideSummaries(tables, rows as readonly SectionRecords['settings'][], out);
+    rows = rows.filter((row) => !isSummarySetting(row as SectionRecords['settings']));
+  }
   const locals = await tables(section).bulkGet(rows.map((row) => primaryKeyOf(section, row)));
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -162,6 +170,23 @@ async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'v
   return out;
 }
 
+/** Summary lines against the summaries table, by the settings' version order. */
+async function decideSummaries(tables: BoundTables, rows: readonly SectionRecords['settings'][], out: PageDecision): Promise<void> {
+  const incoming = rows.map(settingAsSummary).filter((summary) => summary !== null);
+  if (incoming.length === 0) return;
+  const locals = await tables('summaries').bulkGet(incoming.map((summary) => summary.conversationId));
+  for (let i = 0; i < incoming.length; i++) {
+    const row = summaryAsSetting(incoming[i]!);
+    const local = locals[i] ? summaryAsSetting(locals[i]!) : undefined;
+    if (plainlyEqual(local, row)) continue;
+    if (local && compareVersions('settings', row, local) <= 0) continue;
+    out.relevant.push(row);
+    out.summaries.push(incoming[i]!);
+    if (local) out.changes.updated++;
+    else out.changes.added++;
+  }
+}
+
 /** Decides one page of one section. Must run inside a transaction over every vault-file table. */
 export function decidePage(tables: BoundTables, section: SectionName, incoming: AnyRecord[], inputs: MergeInputs): Promise<PageDecision> {
   if (isStampedSection(section)) return decideStamped(tables, section, incoming as SectionRecords[typeof section][], inputs);
@@ -172,6 +197,7 @@ export function decidePage(tables: BoundTables, section: SectionName, incoming: 
 /** Writes a page's decision (inside the commit transaction). */
 export async function applyDecision(tables: BoundTables, section: SectionName, decision: PageDecision): Promise<void> {
   if (decision.puts.length > 0) await tables(section).bulkPut(decision.puts);
+  if (decision.summaries.length > 0) await tables('summaries').bulkPut(decision.summaries);
   for (const { section: table, id } of decision.deletes) await tables(table).delete(id);
   const history = [...new Map(decision.history.map((entry) => [entry.id, entry])).values()];
   if (history.length > 0) {

@@ -4,6 +4,7 @@ import type { SectionRecords } from '../core/vaultfile/sections';
 import { isDeviceSetting } from './settings-repo';
 import type { TxOptions } from './transaction';
 import type { Vault } from './vault';
+import { settingAsSummary } from './summaries-repo';
 import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
 import { fileInfo, stageVaultFile, type StagedFile } from './vaultfile-stage';
@@ -63,13 +64,20 @@ async function commitRestore(vault: Vault, staged: StagedFile, options: RestoreO
       for (const section of ['conversations', 'messages', 'notes', 'chunks', 'history', 'imports', 'tombstones', 'vectors'] as const) {
         await tables(section).clear();
       }
+      await tables('summaries').clear();
       const keys = (await tables('settings').toCollection().primaryKeys()) as string[];
       const vaultSettings = keys.filter((key) => !isDeviceSetting(key));
       await tables('settings').bulkDelete(vaultSettings);
       for (const section of manifest.sections) {
         await eachSpooledPage(tables, spool, section, async (page) => {
           throwIfCancelled(options.signal, 'restore');
-          const rows = section === 'settings' ? page.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : page;
+          let rows = section === 'settings' ? page.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : page;
+          if (section === 'settings') {
+            const summaries = (rows as SectionRecords['settings'][]).map(settingAsSummary);
+            await tables('summaries').bulkPut(summaries.filter((s) => s !== null));
+            rows = rows.filter((_, i) => summaries[i] === null);
+            restored.settings += summaries.length - rows.length;
+          }
           await tables(section).bulkPut(rows);
           restored[section] += rows.length;
           progress.add(page.length);
