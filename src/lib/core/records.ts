@@ -8,6 +8,12 @@ export type Source = 'chatgpt' | 'claude' | 'gemini' | 'aistudio' | 'grok' | 'de
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 export type Tier = 'engram' | 'resource' | 'chat' | 'web';
 export type NoteStatus = 'provisional' | 'kept' | 'archived' | 'superseded' | 'discarded';
+/**
+ * How sure the vault is that a memory still matters, which sets how fast it fades from ranking
+ * (core/recall/confidence-tier.ts): Core never fades (a pin), Hot slowly (promoted on the person's
+ * own signals), Warm (kept notes, documents), Cold (what was said in a chat, web pages).
+ */
+export type ConfidenceTier = 'core' | 'hot' | 'warm' | 'cold';
 /** Rows of an import that has not finished are `staged` and invisible to every view. */
 export type RowState = 'staged' | 'visible';
 
@@ -75,7 +81,12 @@ export interface NoteRecord extends Stamped {
   supersededBy: string | null;
   accessCount: number;
   lastAccessedAt: number | null;
+  /** Packages holding this note that the person copied (a read that went into a prompt). */
+  copyCount?: number;
+  lastCopiedAt?: number | null;
   pinned: boolean;
+  /** Set by an accepted promotion; absent: derived (pinned core, else warm). */
+  confidenceTier?: ConfidenceTier;
   contentHash: string;
   flags: string[];
   /** What extraction attached to a candidate (extractor, validator repairs, decision-stage proposal). */
@@ -123,6 +134,12 @@ export interface ChunkRecord extends Stamped {
   spans?: { sourceId: string; start: number; end: number }[];
   /** Chunking flags (e.g. 'too-many-bullets'). */
   flags?: string[];
+  /** Reads written back by recall (a re-chunk keeps them, like notes' access counts). */
+  accessCount?: number;
+  lastAccessedAt?: number | null;
+  /** Packages holding this chunk that the person copied. */
+  copyCount?: number;
+  lastCopiedAt?: number | null;
 }
 
 /** A vector is sealed with the model that made it and the content it was made from. */

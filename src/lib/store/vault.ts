@@ -6,6 +6,7 @@ import { deleteRecords } from './delete-records';
 import { ImportsRepo } from './imports-repo';
 import { JobsRepo } from './jobs-repo';
 import { NotesRepo, type ChangeReason } from './notes-repo';
+import { ReadsRepo } from './reads-repo';
 import { DEFAULT_DB_NAME, VaultDb, type DbOptions } from './schema';
 import { SettingsRepo } from './settings-repo';
 import type { TxOptions } from './transaction';
@@ -15,6 +16,8 @@ export interface Vault {
   db: VaultDb;
   conversations: ConversationsRepo;
   notes: NotesRepo;
+  /** Reads recall wrote back and packages the person copied (notes and chunks). */
+  reads: ReadsRepo;
   jobs: JobsRepo;
   imports: ImportsRepo;
   settings: SettingsRepo;
@@ -37,6 +40,7 @@ export async function openVault(name: string = DEFAULT_DB_NAME, options: DbOptio
     db,
     conversations: new ConversationsRepo(db, tx),
     notes: new NotesRepo(db, () => clock.stamp(), tx),
+    reads: new ReadsRepo(db, tx),
     jobs: new JobsRepo(db, tx),
     imports: new ImportsRepo(db, tx),
     settings,

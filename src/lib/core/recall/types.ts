@@ -98,9 +98,10 @@ export interface HoldsNothing {
   closestMisses: DroppedCandidate[];
 }
 
-/** One read to write back (batched, non-blocking) so reading a note extends its life. */
+/** One read to write back (batched, non-blocking) so reading a note or a chunk extends its life. */
 export interface AccessWrite {
   id: string;
+  kind: 'note' | 'chunk';
   at: number;
 }
 

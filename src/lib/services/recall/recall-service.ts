@@ -77,7 +77,7 @@ export class RecallService {
 
   constructor(
     private readonly sources: RecallSources,
-    vault: Pick<Vault, 'notes'>,
+    vault: Pick<Vault, 'reads'>,
     private readonly options: RecallServiceOptions = {},
   ) {
     this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
