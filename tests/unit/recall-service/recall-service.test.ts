@@ -294,4 +294,34 @@ describe('recall served by the index worker (RecallService over the real index s
     expect(same.record.accessCount).toBe(1);
     expect(same.scores.recency).toBeGreaterThan(top.scores.recency);
   });
+
+  it('leaves a note whose stated horizon has passed out of the package, with the marker in the funnel', async () => {
+    const h = await vault();
+    const text = 'The bonsai nursery is closed for repairs this week.';
+    const said = Date.UTC(2026, 10, 18); // a Wednesday: the week ends on Sunday the 22nd
+    const week = note({
+      id: 'note-week',
+      text,
+      status: 'kept',
+      keptAt: said,
+      createdAt: said,
+      conversationId: null,
+      contentHash: await contentHash(text),
+    });
+    await h.vault.notes.save(week, { actor: 'user', action: 'keep', why: 'test', at: said });
+    await h.vault.jobs.enqueue(indexUpdateJob({ noteIds: [week.id] }), said);
+    await h.drain();
+    const service = recaller(h);
+    const prompt = 'Is the bonsai nursery open?';
+    const during = unwrap(await service.answer({ prompt }, { now: Date.UTC(2026, 10, 20), writeBack: false }));
+    expect(during.result.items.map((i) => i.record.id)).toContain(week.id);
+    const after = unwrap(await service.answer({ prompt }, { now: Date.UTC(2026, 10, 24), writeBack: false }));
+    expect(after.result.items.map((i) => i.record.id)).not.toContain(week.id);
+    const dropped = after.result.dropped.find((d) => d.candidate.record.id === week.id);
+    expect(dropped).toMatchObject({ stage: 'validity', reason: expect.stringContaining('this week') });
+    expect(after.package.text).not.toContain('closed for repairs');
+    // A pin brings it back: the person's choice wins over the horizon.
+    const pinned = unwrap(await service.answer({ prompt, pinned: [week.id] }, { now: Date.UTC(2026, 10, 24), writeBack: false }));
+    expect(pinned.result.items[0]!.record.id).toBe(week.id);
+  });
 });

@@ -63,7 +63,8 @@ export interface ScoredCandidate extends Candidate {
   gateReason: string | null;
 }
 
-export type FunnelStage = 'width' | 'floor' | 'fit-gate' | 'dedup' | 'token-cap';
+/** `validity`: a note whose stated horizon ("this week", "until May 3") has passed (core/curate/validity.ts). */
+export type FunnelStage = 'width' | 'floor' | 'fit-gate' | 'dedup' | 'token-cap' | 'validity';
 
 export interface DroppedCandidate {
   candidate: ScoredCandidate;
@@ -93,7 +94,7 @@ export interface TokenCapStatus {
 
 /** "The vault holds nothing on this": no padding, only the closest misses and why they missed. */
 export interface HoldsNothing {
-  emptyAt: 'retrieval' | 'floor' | 'fit-gate';
+  emptyAt: 'retrieval' | 'floor' | 'fit-gate' | 'validity';
   message: string;
   closestMisses: DroppedCandidate[];
 }

@@ -3,6 +3,7 @@
  * packaging need (source title, dates, provenance tier). Anything no longer retrievable (a chunk of
  * a conversation that is not visible, a resource or note that is not kept) is left out.
  */
+import { validityHorizon } from '../../core/curate/validity';
 import type { CandidateRecord } from '../../core/recall/ports';
 import type { ChunkRecord, ConversationRecord, NoteRecord } from '../../core/records';
 import { countTokens } from '../../core/text/token-count';
@@ -49,6 +50,7 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
     accessCount: note.accessCount,
     lastAccessedAt: note.lastAccessedAt,
     ...(note.confidenceTier ? { confidenceTier: note.confidenceTier } : {}),
+    validity: validityHorizon(note.text, conversation?.createdAt ?? note.createdAt),
     conversationId: note.conversationId,
     sourceTitle: conversation?.title ?? note.title ?? null,
     date: note.createdAt,

@@ -19,6 +19,7 @@ import type { Vault } from '../../store/vault';
 import { AccessWriteBack } from './access-write-back';
 import { readSanitizer } from './read-sanitizer';
 import { applyPins } from './recall-pins';
+import { dropExpired } from './recall-validity';
 import type { RecallSources } from './recall-sources';
 
 export const MAX_PROMPT_CHARS = 20_000;
@@ -119,7 +120,7 @@ export class RecallService {
     );
     if (!outcome.ok) return outcome;
     if (recallOptions.signal?.aborted) return err(vaultError('recall/cancelled', 'A newer query replaced this one.'));
-    const result = await applyPins(outcome.value, query.pinned ?? [], deps.store, now);
+    const result = await applyPins(dropExpired(outcome.value, now), query.pinned ?? [], deps.store, now);
     const assembled = assemblePackage(result.items, {
       window: target.window,
       ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
