@@ -4,6 +4,7 @@ import { NearDuplicateScan } from '../../../src/lib/core/curate/near-duplicates'
 import { NEAR_DUPLICATE_THRESHOLD, termSimilarity } from '../../../src/lib/core/curate/similarity';
 import { contentWordSet } from '../../../src/lib/core/extract/words';
 import type { NoteRecord } from '../../../src/lib/core/records';
+import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
 import { seededRng } from '../../factories/rng';
 import { note } from '../../factories/records';
 import { DUPLICATE_PAIRS } from './duplicate-pairs';
@@ -21,9 +22,9 @@ describe('MinHash LSH', () => {
   it('states the probability of becoming a candidate for a Jaccard similarity (the banding curve)', () => {
     const { bands, rows } = DEFAULT_LSH;
     expect(candidateProbability(0.8)).toBeCloseTo(1 - Math.pow(1 - Math.pow(0.8, rows), bands), 12);
-    expect(candidateProbability(0.8)).toBeGreaterThan(0.999);
-    expect(candidateProbability(0.6)).toBeGreaterThan(0.9);
-    expect(candidateProbability(0.2)).toBeLessThan(0.05);
+    expect(candidateProbability(0.8)).toBeGreaterThan(0.9999);
+    expect(candidateProbability(0.7)).toBeGreaterThan(0.98);
+    expect(candidateProbability(0.25)).toBeLessThan(0.03);
   });
 
   it('finds pairs at the near-duplicate threshold (0.8) and above, and rarely pairs far below it', () => {
@@ -130,5 +131,29 @@ describe('near-duplicate scan (LSH candidates confirmed pairwise)', () => {
     const [a] = notesFrom(['Japanese maples are pruned in late winter.']);
     scan.add(a!);
     expect(new Set(scan.termsOf(0))).toEqual(contentWordSet(a!.text));
+  });
+
+  it('confirms a duplicate with a typo by the lexical embedder when asked, and never a hard negative', () => {
+    const texts = [
+      'The garden irrigation controller waters the lawn every morning.',
+      'The garden irigation controller waters the lawn every morning.',
+      'Caroline adopted a rescue dog.',
+      'Caroline adopted a rescue cat.',
+    ];
+    const vectors = { of: (text: string) => lexicalVector(text), threshold: NEAR_DUPLICATE_THRESHOLD.lexical };
+    const without = new NearDuplicateScan();
+    const withVectors = new NearDuplicateScan({ vectors });
+    for (const n of notesFrom(texts)) {
+      without.add(n);
+      withVectors.add(n);
+    }
+    expect(without.confirm(0, 1)).toBeNull();
+    expect(withVectors.confirm(0, 1)).toMatchObject({ kind: 'duplicate' });
+    expect(withVectors.confirm(2, 3)?.kind).not.toBe('duplicate');
+    for (const pair of DUPLICATE_PAIRS.filter((p) => !p.duplicate)) {
+      const scan = new NearDuplicateScan({ vectors });
+      for (const n of notesFrom([pair.a, pair.b])) scan.add(n);
+      expect(scan.confirm(0, 1)?.kind, `${pair.a} / ${pair.b}`).not.toBe('duplicate');
+    }
   });
 });

@@ -18,11 +18,13 @@ export interface LshOptions {
 }
 
 /**
- * 20 bands of 4 rows (80 min-hashes): a pair at the near-duplicate threshold (Jaccard 0.8) is a
- * candidate with probability 0.99997, a contradiction sharing 60% of its terms with 0.94, an
- * unrelated pair sharing 20% with 0.03 (the curve: `candidateProbability`).
+ * 24 bands of 5 rows (120 min-hashes): a pair at the near-duplicate threshold (Jaccard 0.8) is a
+ * candidate with probability 0.99993, a contradiction that swapped one of seven terms (0.75) with
+ * 0.997, one of five (0.67) with 0.97; a pair sharing a quarter of its terms with 0.02 (the curve:
+ * `candidateProbability`). Four rows per band made three times as many chance candidates among
+ * notes that share a template's words, for no true pair more (docs/CURATE.md).
  */
-export const DEFAULT_LSH: LshOptions = { bands: 20, rows: 4, seed: 0x2545f491, maxBucket: 64 };
+export const DEFAULT_LSH: LshOptions = { bands: 24, rows: 5, seed: 0x2545f491, maxBucket: 64 };
 
 export function candidateProbability(jaccard: number, options: Pick<LshOptions, 'bands' | 'rows'> = DEFAULT_LSH): number {
   return 1 - Math.pow(1 - Math.pow(jaccard, options.rows), options.bands);

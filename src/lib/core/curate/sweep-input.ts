@@ -1,6 +1,6 @@
 import type { NoteRecord } from '../records';
 import type { SimilarPair } from './clusters';
-import { NearDuplicateScan } from './near-duplicates';
+import { NearDuplicateScan, type ScanOptions } from './near-duplicates';
 import { isActive } from './provenance';
 import { NEAR_DUPLICATE_THRESHOLD } from './similarity';
 import type { ContradictionPair, SweepInput } from './sweep';
@@ -27,8 +27,8 @@ export function takePair(scan: NearDuplicateScan, i: number, j: number, into: Sc
   else into.contradictions.push({ a, b, conflict: verdict.conflict });
 }
 
-export function scanPairs(notes: readonly NoteRecord[]): ScannedPairs {
-  const scan = new NearDuplicateScan();
+export function scanPairs(notes: readonly NoteRecord[], options: ScanOptions = {}): ScannedPairs {
+  const scan = new NearDuplicateScan(options);
   for (const note of notes) if (isActive(note)) scan.add(note);
   const out: ScannedPairs = { similarPairs: [], contradictions: [] };
   for (const [i, j] of scan.candidatePairs()) takePair(scan, i, j, out);
@@ -47,12 +47,17 @@ export function acceptedSupersessions(notes: readonly NoteRecord[]): [string, st
   return out;
 }
 
-export function sweepInputFrom(notes: readonly NoteRecord[], now: number, extra: Partial<SweepInput> = {}): SweepInput {
+export function sweepInputFrom(
+  notes: readonly NoteRecord[],
+  now: number,
+  extra: Partial<SweepInput> = {},
+  scan: ScanOptions = {},
+): SweepInput {
   const engrams = notes.filter((n) => n.tier !== 'resource');
   const accepted = acceptedSupersessions(engrams);
   return {
     notes: engrams,
-    ...scanPairs(engrams),
+    ...scanPairs(engrams, scan),
     threshold: NEAR_DUPLICATE_THRESHOLD.terms,
     acceptedSupersessions: accepted,
     contradicted: new Set(accepted.map(([, older]) => older)),
