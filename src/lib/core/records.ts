@@ -212,6 +212,8 @@ export interface ImportRecord {
 export interface SettingRecord {
   key: string;
   value: unknown;
+  /** A stamp, on rows a merge must order by time (a device's `vault.seen:` line). */
+  hlc?: string;
 }
 
 export interface TombstoneRecord {
