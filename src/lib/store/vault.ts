@@ -6,6 +6,7 @@ import { deleteRecords } from './delete-records';
 import { ImportsRepo } from './imports-repo';
 import { JobsRepo } from './jobs-repo';
 import { NotesRepo, type ChangeReason } from './notes-repo';
+import { ProposalsRepo } from './proposals-repo';
 import { ReadsRepo } from './reads-repo';
 import { DEFAULT_DB_NAME, VaultDb, type DbOptions } from './schema';
 import { SettingsRepo } from './settings-repo';
@@ -18,6 +19,8 @@ export interface Vault {
   notes: NotesRepo;
   /** Reads recall wrote back and packages the person copied (notes and chunks). */
   reads: ReadsRepo;
+  /** The cleaning sweep's proposals. */
+  proposals: ProposalsRepo;
   jobs: JobsRepo;
   imports: ImportsRepo;
   settings: SettingsRepo;
@@ -41,6 +44,7 @@ export async function openVault(name: string = DEFAULT_DB_NAME, options: DbOptio
     conversations: new ConversationsRepo(db, tx),
     notes: new NotesRepo(db, () => clock.stamp(), tx),
     reads: new ReadsRepo(db, tx),
+    proposals: new ProposalsRepo(db, tx),
     jobs: new JobsRepo(db, tx),
     imports: new ImportsRepo(db, tx),
     settings,

@@ -1,12 +1,20 @@
 import type { MergeChanges } from '../core/api/vault-file';
 import type { HistoryRecord, TombstoneRecord } from '../core/records';
 import { displacedHistoryEntry, HISTORY_SECTIONS, mergeKey } from '../core/vaultfile/merge';
-import { isStampedSection, tombstoneKey, type SectionName, type SectionRecords, type StampedSection } from '../core/vaultfile/sections';
+import {
+  isStampedSection,
+  isSyncBookkeeping,
+  tombstoneKey,
+  type SectionName,
+  type SectionRecords,
+  type StampedSection,
+} from '../core/vaultfile/sections';
 import type { Sha256 } from '../core/vaultfile/sha256';
 import { compareVersions, pickVersion, survivesTombstone } from '../core/vaultfile/version-order';
 import { isDeviceSetting } from './settings-repo';
 import type { StoredSummary } from '../core/api/extract-api';
 import { isSummarySetting, settingAsSummary, summaryAsSetting } from './summaries-repo';
+import type { CheckpointWriter } from './checkpoints';
 import type { BoundTables } from './vaultfile-commit';
 import { primaryKeyOf, type AnyRecord } from './vaultfile-tables';
 
@@ -163,6 +171,8 @@ async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'v
     if (local && compareVersions(section, row, local) <= 0) continue;
     out.relevant.push(row);
     out.puts.push(row);
+    // A device's `vault.seen:` line is bookkeeping: written, but not a change of the vault.
+    if (section === 'settings' && isSyncBookkeeping(row as SectionRecords['settings'])) continue;
     if (section === 'history') out.changes.history++;
     else if (local) out.changes.updated++;
     else out.changes.added++;
@@ -194,12 +204,38 @@ export function decidePage(tables: BoundTables, section: SectionName, incoming: 
   return decideUnstamped(tables, section, incoming as SectionRecords['history' | 'imports' | 'settings' | 'vectors'][]);
 }
 
-/** Writes a page's decision (inside the commit transaction). */
-export async function applyDecision(tables: BoundTables, section: SectionName, decision: PageDecision): Promise<void> {
+/**
+ * Writes a page's decision (inside the commit transaction). With a checkpoint writer, the
+ * before-image of every row it changes is logged first (store/checkpoints.ts).
+ */
+export async function applyDecision(
+  tables: BoundTables,
+  section: SectionName,
+  decision: PageDecision,
+  writer?: CheckpointWriter,
+): Promise<void> {
+  const history = [...new Map(decision.history.map((entry) => [entry.id, entry])).values()];
+  if (writer) {
+    await writer.logRows(
+      tables(section) as never,
+      section,
+      decision.puts.map((row) => primaryKeyOf(section, row)),
+    );
+    await writer.logRows(
+      tables('summaries') as never,
+      'summaries',
+      decision.summaries.map((s) => s.conversationId),
+    );
+    for (const { section: table, id } of decision.deletes) await writer.logRows(tables(table) as never, table, [id]);
+    await writer.logRows(
+      tables('history') as never,
+      'history',
+      history.map((entry) => entry.id),
+    );
+  }
   if (decision.puts.length > 0) await tables(section).bulkPut(decision.puts);
   if (decision.summaries.length > 0) await tables('summaries').bulkPut(decision.summaries);
   for (const { section: table, id } of decision.deletes) await tables(table).delete(id);
-  const history = [...new Map(decision.history.map((entry) => [entry.id, entry])).values()];
   if (history.length > 0) {
     await tables('history').bulkPut(history);
     decision.changes.history += history.length;
