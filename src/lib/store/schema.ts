@@ -51,6 +51,8 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     // before a sweep is applied, a merge or a restore (a change log of before-images) are stored.
     version: 2,
     stores: {
+      // Copied chunks are found by this index (the promotion signal of the candidates they cite).
+      chunks: 'id, parentId, parentType, conversationId, tier, contentHash, *messageIds, lastCopiedAt',
       summaries: 'conversationId, at',
       threadMaps: 'id, *sessionIds, at',
       proposals: 'id, sweepId, status, type, [status+type], *noteIds',

@@ -1,3 +1,4 @@
+import { CURRENT_SCHEMA_VERSION } from '../../../src/lib/store/schema';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 
@@ -18,14 +19,15 @@ describe('engram CLI', () => {
   it('version prints text by default and JSON with --json', async () => {
     const text = capture();
     expect(await main(['version'], text.io)).toBe(0);
-    expect(text.out[0]).toMatch(/^engram-vault \d+\.\d+\.\d+ \(vault schema v1, Node \d+/);
+    expect(text.out[0]).toMatch(/^engram-vault \d+\.\d+\.\d+ \(vault schema v\d+, Node \d+/);
+    expect(text.out[0]).toContain(`vault schema v${CURRENT_SCHEMA_VERSION},`);
 
     const json = capture();
     expect(await main(['version', '--json'], json.io)).toBe(0);
     expect(JSON.parse(json.out[0]!)).toEqual({
       name: 'engram-vault',
       version: expect.any(String),
-      schemaVersion: 1,
+      schemaVersion: CURRENT_SCHEMA_VERSION,
       node: process.versions.node,
     });
   });
