@@ -50,7 +50,7 @@ describe('the retention job on the store', () => {
     await vault.db.jobs.bulkPut([
       job('old-done', 'done', NOW - 8 * DAY),
       job('new-done', 'done', NOW - DAY),
-      job('old-failed', 'failed', NOW - 30 * DAY),
+      job('old-dead', 'dead', NOW - 30 * DAY),
     ]);
     await vault.settings.set('retention.historyPerNote', 2);
     await vault.db.history.bulkPut([entry('n1', 1), entry('n1', 2), entry('n1', 3), entry('n2', 1)]);
@@ -66,7 +66,7 @@ describe('the retention job on the store', () => {
     expect(report.removed).toMatchObject({ jobs: 1, history: 1, tombstones: 1 });
     expect(report.tombstoneRules).toEqual({ mergedEverywhere: 0, oldAndExported: 1 });
     expect(report.knownDevices).toBe(2);
-    expect((await vault.db.jobs.toArray()).map((j) => j.id).sort()).toEqual(['new-done', 'old-failed']);
+    expect((await vault.db.jobs.toArray()).map((j) => j.id).sort()).toEqual(['new-done', 'old-dead']);
     expect((await vault.db.history.toArray()).map((h) => h.id).sort()).toEqual(['h-n1-2', 'h-n1-3', 'h-n2-1']);
     expect((await vault.db.tombstones.toArray()).map((t) => t.id)).toEqual(['gone-new']);
     expect(await vault.settings.get('retention.last')).toEqual(report);
