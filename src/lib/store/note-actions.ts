@@ -47,24 +47,25 @@ export async function applyNoteChanges(vault: Vault, changes: readonly NoteChang
         if ((current?.hlc ?? null) !== (change.before?.hlc ?? null)) {
           fail('store/conflict', 'The note changed since this was proposed; look at it again.', { id: change.recordId });
         }
-        await writer?.log('notes', change.recordId, current);
+        if (writer) await writer.log('notes', change.recordId, current);
         if (change.after) {
           const after: NoteRecord = { ...change.after, hlc: vault.clock.stamp() };
           await db.notes.put(after);
           history[i] = { ...history[i]!, after };
         } else {
-          await writer?.logRows(db.tombstones as never, 'tombstones', [['notes', change.recordId]]);
+          if (writer) await writer.logRows(db.tombstones as never, 'tombstones', [['notes', change.recordId]]);
           await db.notes.delete(change.recordId);
           await db.tombstones.put({ table: 'notes', id: change.recordId, hlc: vault.clock.stamp(), deletedAt: options.now });
         }
       }
-      for (const entry of history) await writer?.log('history', entry.id, null);
+      // Only Dexie's own promises may be awaited here (an await of a plain value lets the transaction commit).
+      if (writer) for (const entry of history) await writer.log('history', entry.id, null);
       await db.history.bulkAdd(history);
       if (options.proposalId) {
         const proposal = await db.proposals.get(options.proposalId);
         if (!proposal || proposal.status !== 'pending')
           fail('store/conflict', 'That proposal was decided already; look at the list again.');
-        await writer?.log('proposals', proposal.id, proposal);
+        if (writer) await writer.log('proposals', proposal.id, proposal);
         await db.proposals.put({
           ...proposal,
           status: 'applied',
@@ -73,7 +74,7 @@ export async function applyNoteChanges(vault: Vault, changes: readonly NoteChang
           checkpointId: writer?.checkpoint.id ?? null,
         });
       }
-      await writer?.finish();
+      if (writer) await writer.finish();
     },
     { label: 'changing notes' },
   );
