@@ -1,5 +1,6 @@
 import type { StoredSummary } from '../core/api/extract-api';
 import type { SettingRecord } from '../core/records';
+import { safeField } from '../core/safety/write-safety';
 import { LEGACY_SUMMARY_PREFIX } from './migrations/v2-summaries';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -18,7 +19,9 @@ export async function readSummary(db: VaultDb, conversationId: string, tx: TxOpt
   return row ?? null;
 }
 
-export function writeSummary(db: VaultDb, summary: StoredSummary, tx: TxOptions = {}): Promise<void> {
+/** Stores a session summary (its text through write-time safety: a model wrote it). */
+export function writeSummary(db: VaultDb, unsafe: StoredSummary, tx: TxOptions = {}): Promise<void> {
+  const summary = { ...unsafe, text: safeField(unsafe.text) };
   return runTx(db, 'rw', db.summaries, async () => void (await db.summaries.put(summary)), {
     ...tx,
     label: 'saving a session summary',

@@ -10,6 +10,7 @@ import { settingAsSummary } from './summaries-repo';
 import { boundCheckpointTables, CheckpointWriter, LOGGED_TABLES, type RowKey } from './checkpoints';
 import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
+import { recordRestamped, restampPolicy } from './vaultfile-drift';
 import { fileInfo, stageVaultFile, type StagedFile } from './vaultfile-stage';
 import { emptyCounts, primaryKeyOf, totalOf, vaultCounts, type AnyRecord } from './vaultfile-tables';
 
@@ -43,7 +44,7 @@ export interface RestoreOptions {
 export async function restoreVault(vault: Vault, stream: ReadableStream<Uint8Array>, options: RestoreOptions = {}): Promise<RestoreReport> {
   const now = options.now ?? Date.now;
   const replaced = await vaultCounts(vault.db, options.tx);
-  const staged = await stageVaultFile(stream, { ...options, operation: 'restore' });
+  const staged = await stageVaultFile(stream, { ...options, operation: 'restore', restamp: await restampPolicy(vault, now()) });
   let restored: VaultCounts;
   try {
     restored = await commitRestore(vault, staged, options);
@@ -51,9 +52,18 @@ export async function restoreVault(vault: Vault, stream: ReadableStream<Uint8Arr
     staged.spool.clear();
   }
   if (staged.maxHlc) vault.clock.observe(staged.maxHlc);
+  const notes = await recordRestamped(vault, staged.restamped);
   await queueReindex(vault, 'vault-restore', now());
   await vault.settings.set('vault.exportMark', { at: staged.manifest.exportedAt, hlc: staged.maxHlc, counts: restored });
-  return { mode: 'restore', file: fileInfo(staged), replaced, restored, skippedStaged: staged.skippedStaged };
+  return {
+    mode: 'restore',
+    file: fileInfo(staged),
+    replaced,
+    restored,
+    skippedStaged: staged.skippedStaged,
+    restamped: staged.restamped.size,
+    notes,
+  };
 }
 
 /** Sections whose rows a restore diffs against the vault and logs in its checkpoint; chunks and vectors are derived and replaced whole. */

@@ -1,5 +1,6 @@
 import type { ConfidenceTier, NoteRecord } from '../records';
 import { recencyFactor } from '../recall/scoring';
+import { isHeld } from './held';
 import { provenanceOf } from './provenance';
 import { DEFAULT_PROMOTION, promotionOf, type PromotionPolicy } from './promotion';
 import { expiryMarker, isExpired, validityHorizon } from './validity';
@@ -58,11 +59,22 @@ export interface CuratorVerdict {
   tier?: ConfidenceTier;
 }
 
+const HELD_WAITS = 'from a flagged message: waits for a person to keep it';
+
 function provisionalVerdict(note: NoteRecord, signals: CuratorSignals, policy: CuratorPolicy): CuratorVerdict {
   const age = signals.now - note.createdAt;
-  const promotion = note.status === 'provisional' ? promotionOf(note, { sourceCopies: signals.sourceCopies ?? 0 }, policy.promotion) : null;
+  // Extracted from a flagged message: only a person keeping it in the Inbox lets it in (held.ts),
+  // so the curator never proposes keeping it (it may still propose pruning it).
+  const held = note.status === 'provisional' && isHeld(note);
+  const promotion =
+    note.status === 'provisional' && !held ? promotionOf(note, { sourceCopies: signals.sourceCopies ?? 0 }, policy.promotion) : null;
   if (promotion) return { class: 'promote', reasons: promotion.reasons };
-  if (note.status === 'provisional' && note.confidence >= policy.promoteMinConfidence && provenanceOf({ ...note, status: 'kept' }) >= 1) {
+  if (
+    note.status === 'provisional' &&
+    !held &&
+    note.confidence >= policy.promoteMinConfidence &&
+    provenanceOf({ ...note, status: 'kept' }) >= 1
+  ) {
     return { class: 'promote', reasons: [`confidence ${note.confidence}`] };
   }
   if (
@@ -72,7 +84,7 @@ function provisionalVerdict(note: NoteRecord, signals: CuratorSignals, policy: C
   ) {
     return { class: 'prune', reasons: [`${note.status}, never read, ${Math.round(age / DAY)} days old, confidence ${note.confidence}`] };
   }
-  return { class: 'keep', reasons: ['awaiting review'] };
+  return { class: 'keep', reasons: [held ? HELD_WAITS : 'awaiting review'] };
 }
 
 function keptVerdict(note: NoteRecord, signals: CuratorSignals, policy: CuratorPolicy): CuratorVerdict {
@@ -99,7 +111,9 @@ export function classifyNote(note: NoteRecord, signals: CuratorSignals, policy: 
   const lastTouch = note.lastAccessedAt ?? note.keptAt ?? note.createdAt;
   const idle = signals.now - lastTouch;
 
+  const held = note.status === 'provisional' && isHeld(note);
   if (note.pinned) {
+    if (held) return { class: 'keep', reasons: [`pinned, but ${HELD_WAITS}`] };
     if (note.status === 'provisional') return { class: 'promote', reasons: ['you pinned it'] };
     return { class: 'keep', reasons: ['pinned: never archived or pruned'] };
   }
