@@ -1,5 +1,6 @@
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { LlmChoice } from '../core/api/llm-port';
+import type { RetentionReport, SweepSummary } from '../core/api/curate-api';
 import type { VaultFileMark } from '../core/api/vault-file';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -61,6 +62,14 @@ export interface SettingsShape {
   'device.recall.flaggedLines': 'drop' | 'quote';
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
+  /** Hours between scheduled cleaning sweeps when the app is idle (null: only on demand, from Notes). */
+  'curate.sweepIntervalHours': number | null;
+  /** What the last cleaning sweep did. */
+  'curate.lastSweep': SweepSummary | null;
+  /** Note history entries kept per note (older ones are purged by retention; the newest always stay). */
+  'retention.historyPerNote': number;
+  /** What the last retention run removed. */
+  'retention.last': RetentionReport | null;
 }
 
 export const SETTING_DEFAULTS: SettingsShape = {
@@ -92,6 +101,10 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.appendPrompt': false,
   'device.recall.flaggedLines': 'drop',
   'llm.choice': null,
+  'curate.sweepIntervalHours': 24,
+  'curate.lastSweep': null,
+  'retention.historyPerNote': 50,
+  'retention.last': null,
 };
 
 /**
@@ -116,6 +129,11 @@ export const DEVICE_SETTINGS: ReadonlySet<string> = new Set([
   'jobs.paused',
   'storage.persistRequested',
   'llm.choice',
+  // The sweep and retention run per device (their proposals, checkpoints and job queue are local).
+  'curate.sweepIntervalHours',
+  'curate.lastSweep',
+  'retention.historyPerNote',
+  'retention.last',
 ]);
 
 export function isDeviceSetting(key: string): boolean {

@@ -19,11 +19,12 @@ import type { Vault } from '../../store/vault';
 import { INTENT_CLASSES, INTENT_PROFILES, type IntentClass, type IntentSample } from '../../core/recall/intent-class';
 import { IntentsRepo } from '../../store/intents-repo';
 import { AccessWriteBack } from './access-write-back';
-
-const isIntentClass = (value: string): value is IntentClass => (INTENT_CLASSES as readonly string[]).includes(value);
 import { readSanitizer } from './read-sanitizer';
 import { applyPins } from './recall-pins';
+import { dropExpired } from './recall-validity';
 import type { RecallSources } from './recall-sources';
+
+const isIntentClass = (value: string): value is IntentClass => (INTENT_CLASSES as readonly string[]).includes(value);
 
 export const MAX_PROMPT_CHARS = 20_000;
 
@@ -86,7 +87,7 @@ export class RecallService {
 
   constructor(
     private readonly sources: RecallSources,
-    vault: Pick<Vault, 'notes' | 'db'>,
+    vault: Pick<Vault, 'reads' | 'db'>,
     private readonly options: RecallServiceOptions = {},
   ) {
     this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
@@ -137,7 +138,7 @@ export class RecallService {
     );
     if (!outcome.ok) return outcome;
     if (recallOptions.signal?.aborted) return err(vaultError('recall/cancelled', 'A newer query replaced this one.'));
-    const result = await applyPins(outcome.value, query.pinned ?? [], deps.store, now);
+    const result = await applyPins(dropExpired(outcome.value, now), query.pinned ?? [], deps.store, now);
     const assembled = assemblePackage(result.items, {
       window: target.window,
       ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
