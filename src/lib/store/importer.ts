@@ -7,7 +7,13 @@ import { discardStored, emptyFileReport, overallStatus, totalsOf, type FileRepor
 import { ProgressTracker } from '../core/jobs/progress';
 import { applyWriteSafety, type WriteSafetyResult } from '../core/safety/write-safety';
 import { contentHash, normalizeMultiline } from '../core/text/normalize';
-import { ImportSession, resourceRecordId, type IncomingConversation, type IncomingMessage } from './import-session';
+import {
+  ImportSession,
+  resourceRecordId,
+  type ConversationOutcome,
+  type IncomingConversation,
+  type IncomingMessage,
+} from './import-session';
 import type { Vault } from './vault';
 
 export type ImportInput =
@@ -123,7 +129,7 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
         progress(event.bytesRead, event.bytesTotal);
       } else summary = event.summary;
     }
-    await writer.flush();
+    await writer.drain();
     if (!summary) throw vaultError('import/failed', `${input.name} ended before it was fully read.`);
     applySummary(report, summary);
     const failure = summary.errors[0];
@@ -134,6 +140,7 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
     await ctx.options.onPublished?.({ conversationIds: writer.conversationIds, resourceIds: writer.resourceIds });
     return report;
   } catch (thrown) {
+    await writer.settle();
     const error = toVaultError(thrown, 'import/failed');
     return abandon(session, report, error.code === 'import/cancelled' ? 'cancelled' : 'failed', error);
   }
@@ -191,10 +198,17 @@ export async function prepareConversation(
   };
 }
 
-/** Buffers safe, hashed conversations and writes them in bounded batches; tallies the report. */
+/**
+ * Buffers safe, hashed conversations and writes them in bounded batches; tallies the report.
+ * One batch's write is in flight while the next is parsed and prepared: the database works in
+ * another thread (in Chromium, the browser process), and waiting for each write before reading on
+ * left one of the two cores idle (issue 19). IndexedDB runs overlapping transactions in the order
+ * they were created, so the next batch's lookups still see every row written before it.
+ */
 class BatchWriter {
   private batch: IncomingConversation[] = [];
   private batchMessages = 0;
+  private inFlight: Promise<void> | null = null;
   readonly conversationIds: string[] = [];
   readonly resourceIds: string[] = [];
 
@@ -263,12 +277,37 @@ class BatchWriter {
     if (this.batch.length >= BATCH_CONVERSATIONS || this.batchMessages >= BATCH_MESSAGES) await this.flush();
   }
 
+  /** Starts writing the buffered batch once the previous write is done (its error is thrown here). */
   async flush(): Promise<void> {
     if (this.batch.length === 0) return;
     const batch = this.batch;
     this.batch = [];
     this.batchMessages = 0;
-    for (const outcome of await this.session.add(batch)) {
+    const previous = this.inFlight;
+    this.inFlight = null;
+    if (previous) await previous;
+    const write = this.session.add(batch).then((outcomes) => this.count(outcomes));
+    write.catch(() => undefined); // awaited by the next flush or drain; never unhandled meanwhile
+    this.inFlight = write;
+  }
+
+  /** Writes what is buffered and waits until every write is done. */
+  async drain(): Promise<void> {
+    await this.flush();
+    const last = this.inFlight;
+    this.inFlight = null;
+    if (last) await last;
+  }
+
+  /** Waits for a write still in flight, ignoring its outcome (the import is being abandoned). */
+  async settle(): Promise<void> {
+    const last = this.inFlight;
+    this.inFlight = null;
+    if (last) await last.catch(() => undefined);
+  }
+
+  private count(outcomes: ConversationOutcome[]): void {
+    for (const outcome of outcomes) {
       const r = this.report;
       if (outcome.conversation === 'stored') r.conversations.stored++;
       else r.conversations.existing++;
