@@ -99,10 +99,12 @@ interface FileContext {
 async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Promise<FileReport> {
   const session = new ImportSession(vault.db, `${ctx.id}/${ctx.index}`, () => vault.clock.stamp());
   const report = emptyFileReport(input.name);
-  const writer = new BatchWriter(session, report);
+  // Time left follows the bytes whose rows are written, not the bytes read: reading runs a batch
+  // ahead of the writes, and the writes are where the time goes (issue 19).
   const tracker = new ProgressTracker();
+  tracker.record(ctx.now(), 0);
+  const writer = new BatchWriter(session, report, (bytes) => tracker.record(ctx.now(), bytes));
   const progress = (bytesRead: number, bytesTotal: number | null) => {
-    tracker.record(ctx.now(), bytesRead);
     const estimate = tracker.estimate(bytesTotal ?? 0);
     ctx.options.onProgress?.({
       importId: ctx.id,
@@ -125,6 +127,7 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
       if (event.type === 'conversation') await writer.conversation(event.conversation);
       else if (event.type === 'resource') await writer.resource(event.resource, ctx.now());
       else if (event.type === 'progress') {
+        writer.readUpTo(event.bytesRead);
         await writer.flushIfFull();
         progress(event.bytesRead, event.bytesTotal);
       } else summary = event.summary;
@@ -212,10 +215,19 @@ class BatchWriter {
   readonly conversationIds: string[] = [];
   readonly resourceIds: string[] = [];
 
+  /** Bytes read when the conversations now buffered were complete. */
+  private bytesRead = 0;
+
   constructor(
     private readonly session: ImportSession,
     private readonly report: FileReport,
+    /** Called when a batch is written, with the bytes read up to its last conversation. */
+    private readonly onWritten: (bytes: number) => void = () => undefined,
   ) {}
+
+  readUpTo(bytes: number): void {
+    this.bytesRead = bytes;
+  }
 
   async conversation(parsed: ParsedConversation): Promise<void> {
     const incoming = await prepareConversation(parsed, (result) => this.tally(result));
@@ -286,7 +298,11 @@ class BatchWriter {
     const previous = this.inFlight;
     this.inFlight = null;
     if (previous) await previous;
-    const write = this.session.add(batch).then((outcomes) => this.count(outcomes));
+    const bytes = this.bytesRead;
+    const write = this.session.add(batch).then((outcomes) => {
+      this.count(outcomes);
+      this.onWritten(bytes);
+    });
     write.catch(() => undefined); // awaited by the next flush or drain; never unhandled meanwhile
     this.inFlight = write;
   }

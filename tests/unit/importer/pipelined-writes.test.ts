@@ -66,3 +66,28 @@ describe('pipelined batch writes', () => {
     );
   });
 });
+
+describe('time left', () => {
+  it('follows the written bytes: at a third of the file it is within 25% of the time the rest takes', async () => {
+    const vault = await fresh();
+    const { input } = exportOf(400);
+    // Reading costs no time on this clock; every batch written costs one second.
+    let clock = 0;
+    const real = vault.db.messages.bulkAdd.bind(vault.db.messages);
+    vi.spyOn(vault.db.messages, 'bulkAdd').mockImplementation(((...args: Parameters<typeof real>) => {
+      clock += 1000;
+      return real(...args);
+    }) as typeof real);
+    const whole = input.bytes as Uint8Array;
+    const pieces = Array.from({ length: Math.ceil(whole.length / 16_384) }, (_, i) => whole.subarray(i * 16_384, (i + 1) * 16_384));
+    const seen: { at: number; bytesRead: number; etaMs: number | null }[] = [];
+    await runImport(vault, [{ ...input, bytes: pieces }], {
+      now: () => clock,
+      onProgress: (p) => seen.push({ at: clock, bytesRead: p.bytesRead, etaMs: p.etaMs }),
+    });
+    const third = seen.find((p) => p.bytesRead >= input.size! / 3 && p.etaMs !== null)!;
+    const rest = clock - third.at;
+    expect(rest).toBeGreaterThan(0);
+    expect(Math.abs(third.etaMs! - rest) / rest).toBeLessThan(0.25);
+  });
+});
