@@ -3,9 +3,9 @@ import { generatedExport, IMPORT_EXPORTS, timeImport, type ImportExportName, typ
 
 const heapMb = () => process.memoryUsage().heapUsed / 2 ** 20;
 
-/** Runs of the 300 MB exports (each takes a minute with its generation): BENCH_HEAVY_RUNS, default min(runs, 2). */
+/** Runs of the 300 MB export (minutes each with its generation): BENCH_HEAVY_RUNS, default one. */
 export function heavyRuns(runs: number): number {
-  return Number(process.env.BENCH_HEAVY_RUNS ?? Math.min(runs, 2));
+  return Number(process.env.BENCH_HEAVY_RUNS ?? Math.min(runs, 1));
 }
 
 export const bench: BenchModule = {
