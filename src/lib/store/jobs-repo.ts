@@ -265,6 +265,22 @@ export class JobsRepo {
     return { pending: values[0] ?? 0, leased: values[1] ?? 0, done: values[2] ?? 0, dead: values[3] ?? 0 };
   }
 
+  /** Jobs of these types in one status, counted from the [type+status+updatedAt] index (no job is read). */
+  async countOfTypes(types: readonly string[], status: JobStatus): Promise<number> {
+    const counts = await withStoreTimeout(
+      Promise.all(
+        types.map((type) =>
+          this.db.jobs
+            .where('[type+status+updatedAt]')
+            .between([type, status, Dexie.minKey], [type, status, Dexie.maxKey], true, true)
+            .count(),
+        ),
+      ),
+      { ...this.tx, label: 'counting jobs' },
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
   /** Removes finished jobs older than `before` so the table does not grow without bound. */
   purgeDone(before: number): Promise<number> {
     return runTx(

@@ -101,6 +101,23 @@ describe('JobsRepo leasing', () => {
     expect((await repo.counts()).pending).toBe(4);
     expect(await repo.enqueueAll([], 4)).toEqual([]);
   });
+
+  it('counts the jobs of some types in one status from the index, and only those', async () => {
+    const db = track(freshDb());
+    const clock = manualClock();
+    const repo = new JobsRepo(db);
+    for (let i = 0; i < 5; i++) await repo.enqueue({ type: 'extract', payload: i }, clock.now());
+    const later = clock.now() + 1;
+    await repo.enqueue({ type: 'index.update', payload: 1, runAfter: later }, clock.now());
+    await repo.enqueue({ type: 'index.embed', payload: 2, runAfter: later }, clock.now());
+    await repo.enqueue({ type: 'index.embed', payload: 3, runAfter: later }, clock.now());
+    const leased = await repo.lease('w', clock.now(), 60_000); // only the 'extract' ones are due
+    expect(leased?.type).toBe('extract');
+    expect(await repo.countOfTypes(['index.update', 'index.embed'], 'pending')).toBe(3);
+    expect(await repo.countOfTypes(['extract'], 'pending')).toBe(4);
+    expect(await repo.countOfTypes(['extract'], 'leased')).toBe(1);
+    expect(await repo.countOfTypes([], 'pending')).toBe(0);
+  });
 });
 
 describe('JobsRepo failures', () => {
