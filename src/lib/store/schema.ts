@@ -46,7 +46,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       // Every index is written with every row: a 300k-message import pays for each one. Nothing
       // read messages by contentHash or createdAt, and `conversationId` alone is the prefix of
       // [conversationId+ordinal]. Dropping the three cut the import's IndexedDB CPU by about a
-      // fifth (docs/BENCH.md, "Import at 300k").
+      // fifth (an unrecorded measurement: not in docs/BENCH.md yet).
       messages: 'id, [conversationId+ordinal], importId, state',
       // Progress views count one type's jobs by status (finished since a time, the oldest queued)
       // from the index alone, instead of reading every job of the queue whenever one changes.
