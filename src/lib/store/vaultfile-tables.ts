@@ -1,4 +1,4 @@
-import type { Table } from 'dexie';
+import Dexie, { type Table } from 'dexie';
 import type { VaultCounts } from '../core/api/vault-file';
 import { SECTION_NAMES, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
 import type { VaultDb } from './schema';
@@ -72,8 +72,8 @@ export function vaultCounts(db: VaultDb, tx: TxOptions = {}): Promise<VaultCount
     counts.messages = await db.messages.where('state').equals('visible').count();
     for (const id of await stagedConversationIds(db)) {
       counts.messages -= await db.messages
-        .where('conversationId')
-        .equals(id)
+        .where('[conversationId+ordinal]')
+        .between([id, Dexie.minKey], [id, Dexie.maxKey])
         .filter((m) => m.state === 'visible')
         .count();
     }

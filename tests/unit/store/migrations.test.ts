@@ -23,7 +23,27 @@ const seedV1: Seed = {
   vectors: [
     { recordId: 'chunk-1', modelId: 'lexical-v1', dims: 3, vector: new Float32Array([1, 0, 0]), contentHash: 'a'.repeat(64), label: 0 },
   ],
-  jobs: [],
+  jobs: [
+    {
+      id: 'job-1',
+      type: 'extract.conversation',
+      payload: { conversationId: 'conv-1' },
+      status: 'pending',
+      priority: 60,
+      attempts: 0,
+      maxAttempts: 5,
+      runAfter: 1,
+      leasedBy: null,
+      leasedAt: null,
+      leaseUntil: null,
+      dedupeKey: null,
+      progress: null,
+      error: null,
+      result: null,
+      createdAt: 1,
+      updatedAt: 1,
+    },
+  ],
   history: [
     { id: 'hist-1', table: 'notes', recordId: 'note-1', at: 1, actor: 'user', action: 'keep', before: null, after: note(), why: 'kept' },
   ],
@@ -63,6 +83,8 @@ const CASES: MigrationCase[] = [
   { from: 1, seed: seedV1, upgraded: fromV1 },
   { from: 2, seed: seedV2 },
   { from: 3, seed: seedV3 },
+  // Version 6 (issue 19) drops three message indexes and adds one to jobs: no row changes shape.
+  { from: 6, seed: seedV3 },
 ];
 
 describe('schema migrations', () => {
@@ -96,6 +118,23 @@ describe('schema migrations', () => {
       vault.db.close();
     });
   }
+
+  it('version 6 leaves messages with the indexes reads use, and jobs countable by type and status', async () => {
+    const name = `migration-indexes-${Date.now()}`;
+    const old = new VaultDb(name, {}, 1);
+    await old.open();
+    for (const [table, rows] of Object.entries(seedV1)) await old.table(table).bulkAdd(rows);
+    old.close();
+    const vault = await openVault(name);
+    const idb = vault.db.backendDB();
+    const names = (store: string) => [...idb.transaction(store, 'readonly').objectStore(store).indexNames].sort();
+    expect(names('messages')).toEqual(['[conversationId+ordinal]', 'importId', 'state'].sort());
+    expect(names('jobs')).toContain('[type+status+updatedAt]');
+    // The new index holds the rows written before it existed.
+    expect(await vault.jobs.countOfTypes(['extract.conversation'], 'pending')).toBe(1);
+    expect(await vault.conversations.messages('conv-1')).toHaveLength(2);
+    vault.db.close();
+  });
 });
 
 describe('schema version 2', () => {

@@ -136,11 +136,9 @@ export class IndexHost implements IndexApi {
 
   /** The index work of the queue (extraction, on the same runner, reports its progress on the Inbox). */
   async #work(vault: Vault): Promise<IndexStatus['work']> {
-    const pending = await vault.db.jobs
-      .where('status')
-      .equals('pending')
-      .filter((j) => INDEX_TYPES.includes(j.type))
-      .count();
+    // From the index alone: a heavy import queues thousands of extraction jobs, and this runs on
+    // every status notification.
+    const pending = await vault.jobs.countOfTypes(INDEX_TYPES, 'pending');
     const snapshot = this.#runner ? await this.#runner.snapshot() : null;
     const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
     return { paused: this.#runner?.isPaused ?? false, running, pending };
