@@ -13,6 +13,9 @@ import {
 import { vaultError, type Result } from '../core/errors';
 import { previewCapture, saveCapture, type CapturePreview, type CaptureResult } from './capture';
 import { errors } from './errors.svelte';
+import { touchVault } from './vault-actions';
+import { vaultSession } from './vault-session.svelte';
+import { VaultTarget } from './vault-target.svelte';
 
 export type CaptureStatus = 'idle' | 'loading' | 'ready' | 'saving' | 'saved';
 
@@ -36,6 +39,8 @@ export class CaptureSession {
   ignored = $state(0);
   /** True while this page has an opener it may be talking to. */
   hasOpener = $state(false);
+  /** Which vault the capture goes into (asked when there is more than one). */
+  readonly target = new VaultTarget();
   private seq = 0;
 
   /**
@@ -46,6 +51,8 @@ export class CaptureSession {
   listen(win: Window): () => void {
     const onMessage = (event: MessageEvent) => this.onMessage(win, event);
     win.addEventListener('message', onMessage);
+    // Switching vaults reloads the page: it waits while a capture is being stored.
+    const unbusy = vaultSession.onBusy(() => (this.status === 'saving' ? 'A capture is being stored.' : null));
     this.hasOpener = win.opener !== null;
     const started = Date.now();
     const announce = () => {
@@ -63,6 +70,7 @@ export class CaptureSession {
     announce();
     const timer = setInterval(announce, READY_EVERY_MS);
     return () => {
+      unbusy();
       clearInterval(timer);
       win.removeEventListener('message', onMessage);
     };
@@ -106,7 +114,7 @@ export class CaptureSession {
     this.status = 'loading';
     this.result = null;
     try {
-      const preview = await previewCapture(parsed.value);
+      const preview = await previewCapture(parsed.value, this.target.chosen?.dbName);
       if (seq !== this.seq) return; // a newer capture arrived meanwhile
       this.payload = parsed.value;
       this.preview = preview;
@@ -118,13 +126,27 @@ export class CaptureSession {
     }
   }
 
+  /** Another vault was chosen: the preview says what storing would add to that one. */
+  async chooseTarget(id: string): Promise<void> {
+    this.target.chosenId = id;
+    const payload = this.payload;
+    if (!payload || this.status !== 'ready') return;
+    try {
+      this.preview = await previewCapture($state.snapshot(payload) as CapturePayload, this.target.chosen?.dbName);
+    } catch (thrown) {
+      errors.report(thrown, 'reading the capture');
+    }
+  }
+
   /** Stores the shown capture: only ever called from the person's confirmation. */
   async confirm(): Promise<void> {
     const payload = this.payload;
-    if (!payload || this.status !== 'ready') return;
+    const into = this.target.chosen;
+    if (!payload || !into || this.status !== 'ready') return;
     this.status = 'saving';
     try {
-      this.result = await saveCapture($state.snapshot(payload) as CapturePayload);
+      this.result = await saveCapture($state.snapshot(payload) as CapturePayload, into.dbName);
+      touchVault(into.id).catch(() => undefined);
       this.status = 'saved';
     } catch (thrown) {
       this.status = 'ready';

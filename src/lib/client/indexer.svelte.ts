@@ -3,8 +3,10 @@ import type { EmbedderChoice } from '../core/api/embedder';
 import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
 import type { LlmInfo } from '../core/api/llm-port';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
+import { vaultWorkerName } from '../core/api/vaults';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
+import { vaultSession } from './vault-session.svelte';
 
 /**
  * Main-thread face of the index worker: its status as runes (progress, health, the serving
@@ -25,7 +27,11 @@ export class IndexClient {
       timeoutMs: 60_000,
       // A worker script URL, not reactive state.
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
-      spawn: () => new Worker(new URL('../../../workers/index.worker.ts', import.meta.url), { type: 'module', name: 'index' }),
+      spawn: () =>
+        new Worker(new URL('../../../workers/index.worker.ts', import.meta.url), {
+          type: 'module',
+          name: vaultWorkerName('index', vaultSession.dbName),
+        }),
       onRestart: (reason) => {
         errors.report(reason, 'the search index');
         void this.connect();

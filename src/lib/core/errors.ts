@@ -54,6 +54,14 @@ export type ErrorCode =
   | 'capture/origin'
   | 'capture/invalid'
   | 'capture/too-large'
+  // separate vaults (issue 15)
+  | 'vaults/invalid-name'
+  | 'vaults/not-found'
+  | 'vaults/in-use'
+  // agent tools (MCP, WebMCP)
+  | 'agent/unknown-vault'
+  | 'agent/not-found'
+  | 'agent/refused'
   | 'internal/unexpected';
 
 export interface VaultError {

@@ -7,6 +7,7 @@
 import type { NoteChange } from '../curate/changes';
 import type { HistoryActor } from '../records';
 import type { VaultFileApi } from './vault-file';
+import type { VaultsApi } from './vaults';
 
 export interface KeepRequest {
   id: string;
@@ -52,4 +53,4 @@ export interface PreferencesApi {
   setPreference(key: PreferenceKey, value: unknown): Promise<void>;
 }
 
-export interface VaultApi extends VaultFileApi, NotesApi, PreferencesApi {}
+export interface VaultApi extends VaultFileApi, NotesApi, PreferencesApi, VaultsApi {}

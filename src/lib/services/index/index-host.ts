@@ -37,6 +37,8 @@ export interface SavedChannel {
 export interface IndexHostPlatform {
   workerId: string;
   locks: LockManager | undefined;
+  /** The vault database this host serves: its leader lock, its workers' locks and its channel carry it. */
+  vaultDbName: string;
   openVault(): Promise<Vault>;
   cache: { manifests: ManifestStore; blobs: BlobStore };
   /** Cached and provided model files (browser only). */
@@ -59,7 +61,7 @@ export class IndexHost implements IndexApi {
   #notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly platform: IndexHostPlatform) {
-    this.#role = new LeaderRole(platform.locks);
+    this.#role = new LeaderRole(platform.locks, platform.vaultDbName);
     this.#started = this.#start();
   }
 
@@ -94,7 +96,7 @@ export class IndexHost implements IndexApi {
         ...leader.handlers(),
         [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => this.#llm }),
       },
-      holderAlive: workerAlive(this.platform.locks),
+      holderAlive: workerAlive(this.platform.locks, this.platform.vaultDbName),
       onChange: () => this.#notifySoon(),
     });
     leader.onQueued = () => this.#runner?.kick();
@@ -104,8 +106,10 @@ export class IndexHost implements IndexApi {
   }
 
   async #start(): Promise<Vault> {
-    await holdLock(this.platform.locks, workerLockName(this.platform.workerId));
+    await holdLock(this.platform.locks, workerLockName(this.platform.vaultDbName, this.platform.workerId));
     const vault = await this.platform.openVault();
+    if (vault.db.name !== this.platform.vaultDbName)
+      throw new Error(`The index host of ${this.platform.vaultDbName} was handed the vault ${vault.db.name}.`);
     try {
       if (await this.#role.tryLead()) await this.#lead(vault);
       else {
