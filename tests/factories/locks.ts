@@ -35,7 +35,7 @@ export class FakeLocks {
     if (this.grantable(name, mode) && !queued) return run();
     if (options.ifAvailable) return Promise.resolve(callback(null));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ name, mode, grant: () => run().then(resolve, reject) });
+      this.waiting.push({ name, mode, grant: () => void run().then(resolve, reject) });
     });
   }
 

@@ -3,8 +3,7 @@ import { vaultWorkerName } from '../core/api/vaults';
 import { RpcClient } from './rpc';
 import { vaultSession } from './vault-session.svelte';
 
-// Clients by vault database, not reactive state.
-// eslint-disable-next-line svelte/prefer-svelte-reactivity
+/** Clients by vault database (not reactive state). */
 const clients = new Map<string, RpcClient<ImportApi>>();
 
 /**

@@ -25,9 +25,9 @@ export class IndexClient {
     this.rpc = new RpcClient<IndexApi>({
       name: 'index worker',
       timeoutMs: 60_000,
-      // A worker script URL, not reactive state.
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity
       spawn: () =>
+        // A worker script URL, not reactive state.
+        // eslint-disable-next-line svelte/prefer-svelte-reactivity
         new Worker(new URL('../../../workers/index.worker.ts', import.meta.url), {
           type: 'module',
           name: vaultWorkerName('index', vaultSession.dbName),

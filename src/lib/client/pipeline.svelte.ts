@@ -16,9 +16,9 @@ export class PipelineClient {
     this.rpc = new RpcClient<PipelineApi>({
       name: 'background worker',
       timeoutMs: 30_000,
-      // A worker script URL, not reactive state.
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity
       spawn: () =>
+        // A worker script URL, not reactive state.
+        // eslint-disable-next-line svelte/prefer-svelte-reactivity
         new Worker(new URL('../../../workers/pipeline.worker.ts', import.meta.url), {
           type: 'module',
           name: vaultWorkerName('pipeline', vaultSession.dbName),

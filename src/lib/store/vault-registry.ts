@@ -5,13 +5,7 @@
  * first time the registry is read: nothing is moved, so nothing can be lost.
  */
 import Dexie, { type Table } from 'dexie';
-import {
-  PERSONAL_DB_NAME,
-  PERSONAL_SYNC_FILE,
-  PERSONAL_VAULT_ID,
-  PERSONAL_VAULT_NAME,
-  type VaultEntry,
-} from '../core/api/vaults';
+import { PERSONAL_DB_NAME, PERSONAL_SYNC_FILE, PERSONAL_VAULT_ID, PERSONAL_VAULT_NAME, type VaultEntry } from '../core/api/vaults';
 import { fail } from '../core/errors';
 import { newId } from '../core/ids';
 import { checkVaultName, syncFileNameFor } from '../core/vaults/vault-name';

@@ -45,7 +45,10 @@ export const fileSystemSynced = (): Promise<void> => waitForFileSystemSynced();
  * delete a file), under the file-system lock. Another realm that still holds a copy in memory drops
  * it at its next read (every save reads first). Does nothing when the database does not exist.
  */
-export async function deleteHnswFiles(fileNames: readonly string[], factory: IDBFactory | undefined = globalThis.indexedDB): Promise<number> {
+export async function deleteHnswFiles(
+  fileNames: readonly string[],
+  factory: IDBFactory | undefined = globalThis.indexedDB,
+): Promise<number> {
   if (fileNames.length === 0 || !factory) return 0;
   const wanted = new Set(fileNames);
   const work = () =>

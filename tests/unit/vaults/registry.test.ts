@@ -62,7 +62,7 @@ describe('the vault registry', () => {
 describe('upgrade from the release before separate vaults', () => {
   it('the existing vault becomes Personal with nothing lost', async () => {
     // A database written by the current release's code, under the name that release always used.
-    const seed = {
+    const seed: Record<string, unknown[]> = {
       conversations: [conversation()],
       messages: [message(), message({ id: 'msg-2', ordinal: 1, role: 'assistant', text: 'In late winter.' })],
       notes: [note()],

@@ -33,7 +33,8 @@ async function writeHnswFiles(paths: string[]): Promise<void> {
     request.onerror = () => reject(request.error);
     request.onsuccess = () => {
       const tx = request.result.transaction('FILE_DATA', 'readwrite');
-      for (const path of paths) tx.objectStore('FILE_DATA').put({ contents: new Uint8Array([1]), mode: 33206, timestamp: new Date() }, path);
+      for (const path of paths)
+        tx.objectStore('FILE_DATA').put({ contents: new Uint8Array([1]), mode: 33206, timestamp: new Date() }, path);
       tx.oncomplete = () => {
         request.result.close();
         resolve();

@@ -85,7 +85,6 @@ export class VaultsService implements VaultsApi {
       hold.release();
     }
   }
-
 }
 
 /** At a worker's start: the bound vault's own `vault.name` follows the registry. */
