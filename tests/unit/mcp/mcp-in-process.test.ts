@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadVaultFile, writeVaultFile } from '../../../src/cli/commands/vault-file';
 import { FileVaults } from '../../../src/cli/mcp/file-vaults';
 import { createAgentServer } from '../../../src/cli/mcp/server';
 import type { RecallToolOutput } from '../../../src/lib/core/api/agent-tools';
 import { AgentTools, type AgentVault, type AgentVaults } from '../../../src/lib/services/agent/agent-tools';
-import type { Vault } from '../../../src/lib/store/vault';
+import { openVault, type Vault } from '../../../src/lib/store/vault';
+import { readInbox } from '../../../src/lib/store/views/inbox-view';
 import { appVault, importTexts, syncWithFolder, transcript } from '../../factories/agent-vaults';
 
 let dir: string;
@@ -102,6 +104,33 @@ describe('engram mcp reloads a changed file between requests, never in the middl
     const second = recallOf(await next);
     expect(first.items.some((i) => i.text.includes('Cassandra'))).toBe(false);
     expect(second.items.some((i) => i.text.includes('Cassandra'))).toBe(true);
+    await client.close();
+    await files.close();
+  }, 120_000);
+});
+
+describe('engram mcp keeps a remembered candidate in the file', () => {
+  it('writes it again when the app replaced the file with one written before it merged the candidate', async () => {
+    const files = await FileVaults.open([{ path: join(dir, WORK_FILE), passphrase: null }]);
+    const client = await connect(files, files.names());
+    const text = 'Invoices are numbered per year.';
+    const remembered = await client.callTool({ name: 'remember', arguments: { text } });
+    expect(remembered.isError).toBeFalsy();
+    // The app writes the file from its own state, which never merged the candidate.
+    await writeVaultFile(work, join(dir, WORK_FILE), null, { vectors: false });
+    const inFile = async () => {
+      const copy = await openVault(`copy-${Date.now()}`);
+      await loadVaultFile(copy, join(dir, WORK_FILE), null);
+      const found = (await copy.db.notes.toArray()).some((n) => n.text === text);
+      copy.db.close();
+      return found;
+    };
+    expect(await inFile()).toBe(false);
+    // The next request loads the replaced file, finds the candidate missing and writes it again.
+    await client.callTool({ name: 'search', arguments: { query: 'invoices' } });
+    expect(await inFile()).toBe(true);
+    await syncWithFolder(work, dir, WORK_FILE);
+    expect((await readInbox(work)).flatMap((g) => g.items).some((i) => i.note.text === text)).toBe(true);
     await client.close();
     await files.close();
   }, 120_000);
