@@ -4,6 +4,7 @@ import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/
 import type { LlmInfo } from '../core/api/llm-port';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import { vaultWorkerName } from '../core/api/vaults';
+import type { Result } from '../core/errors';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
 import { vaultSession } from './vault-session.svelte';
@@ -104,6 +105,11 @@ export class IndexClient {
   async recall(request: RecallRequest): Promise<RecallResponse> {
     const answer = await this.rpc.latest('recall', 'recall', [request], 120_000);
     return answer.stale ? { requestId: request.requestId, stale: true } : answer.value;
+  }
+
+  /** A read tool of an agent in the page (WebMCP), answered from this tab's vault by the index worker. */
+  agentTool(name: string, args: unknown, vaultName: string): Promise<Result<unknown>> {
+    return this.rpc.call('agentTool', [name, args, vaultName], 120_000);
   }
 
   /** Called each time the worker is (re)connected and ready; returns the unsubscribe function. */

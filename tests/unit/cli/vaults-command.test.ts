@@ -13,7 +13,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'engram-vaults-'));
   const work = await appVault(
     'Work',
-    [transcript(['User', 'Ship on Fridays?'], ['Assistant', 'Better not.']), transcript(['User', 'Tabs or spaces?'], ['Assistant', 'Spaces.'])],
+    [
+      transcript(['User', 'Ship on Fridays?'], ['Assistant', 'Better not.']),
+      transcript(['User', 'Tabs or spaces?'], ['Assistant', 'Spaces.']),
+    ],
     ['We never ship on Fridays.'],
   );
   await writeVaultFile(work, join(dir, 'engram-vault-work.engram'), null, { vectors: false });
@@ -36,7 +39,12 @@ describe('engram vaults', () => {
     expect(run.code).toBe(0);
     const rows = (JSON.parse(run.out) as { vaults: VaultFileListing[] }).vaults;
     expect(rows.map((r) => r.file.split('/').pop())).toEqual(['engram-vault-work.engram', 'engram-vault.engram', 'secret.engram']);
-    expect(rows[0]).toMatchObject({ name: 'Work', named: true, encrypted: false, counts: { conversations: 2, messages: 4, kept: 1, inbox: 0 } });
+    expect(rows[0]).toMatchObject({
+      name: 'Work',
+      named: true,
+      encrypted: false,
+      counts: { conversations: 2, messages: 4, kept: 1, inbox: 0 },
+    });
     expect(rows[1]).toMatchObject({ name: 'engram-vault', named: false, counts: { conversations: 1, messages: 2 } });
     expect(rows[2]).toMatchObject({ name: 'secret', encrypted: true, counts: null });
     expect(rows[2]!.error).toContain('--passphrase-env');

@@ -246,7 +246,7 @@ describe('engram mcp with an encrypted vault file', () => {
   }, 120_000);
 
   it('without the passphrase (and no terminal to ask on) it stops at start and names the variable to set', async () => {
-    const env = { ...process.env, VITEST: '' };
+    const env: NodeJS.ProcessEnv = { ...process.env, VITEST: '' };
     delete env.ENGRAM_PASSPHRASE;
     // detached: a session of its own, without a controlling terminal, as an MCP client starts it.
     const child = spawn(TSX, mcpArgs([SECRET_FILE]), { cwd: ROOT, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -83,7 +83,14 @@ async function openAll(count: number): Promise<Open[]> {
   const list: Open[] = [];
   for (let i = 0; i < count; i++) {
     const vault = await openVault(`isolation-${process.pid}-${run}-${i}`);
-    const o = { name: `V${i}`, token: TOKENS[i]!, vault, notes: new NotesService(async () => vault), views: new VaultViews(vault), snapshot: null } as Open;
+    const o = {
+      name: `V${i}`,
+      token: TOKENS[i]!,
+      vault,
+      notes: new NotesService(async () => vault),
+      views: new VaultViews(vault),
+      snapshot: null,
+    } as Open;
     await openIndex(o);
     o.tools = new AgentTools(
       {
@@ -134,23 +141,65 @@ async function checkReads(o: Open, all: Open[], topic: string, lure: string) {
   const answer = await o.recaller.answer({ prompt }, { writeBack: false });
   expect(answer.ok).toBe(true);
   if (!answer.ok) return;
-  assertOwn(o, all, answer.value.result.items.map((c) => c.record.text), 'recall');
-  assertOwn(o, all, answer.value.result.dropped.map((d) => d.candidate.record.text), 'recall (dropped)');
+  assertOwn(
+    o,
+    all,
+    answer.value.result.items.map((c) => c.record.text),
+    'recall',
+  );
+  assertOwn(
+    o,
+    all,
+    answer.value.result.dropped.map((d) => d.candidate.record.text),
+    'recall (dropped)',
+  );
   const search = await o.tools.call('search', { query: prompt, limit: 20 });
   expect(search.ok).toBe(true);
   if (search.ok) {
     const items = (search.value as { items: { id: string; snippet: string }[] }).items;
-    assertOwn(o, all, items.map((i) => i.snippet), 'search');
+    assertOwn(
+      o,
+      all,
+      items.map((i) => i.snippet),
+      'search',
+    );
     for (const item of items.slice(0, 2)) {
       const expanded = await o.tools.call('expand', { id: item.id, radius: 3 });
-      if (expanded.ok) assertOwn(o, all, (expanded.value as { turns: { text: string }[] }).turns.map((t) => t.text), 'expand');
+      if (expanded.ok)
+        assertOwn(
+          o,
+          all,
+          (expanded.value as { turns: { text: string }[] }).turns.map((t) => t.text),
+          'expand',
+        );
     }
   }
   const decisions = await o.tools.call('list_decisions', { topic });
-  if (decisions.ok) assertOwn(o, all, (decisions.value as { decisions: { text: string }[] }).decisions.map((d) => d.text), 'list_decisions');
-  assertOwn(o, all, (await o.views.notes()).map((n) => n.text), 'the Notes list');
-  assertOwn(o, all, (await readInbox(o.vault)).flatMap((g) => g.items.map((i) => i.note.text)), 'the Inbox');
-  assertOwn(o, all, (await o.views.conversations(100)).map((c) => c.title), 'the Conversations list');
+  if (decisions.ok)
+    assertOwn(
+      o,
+      all,
+      (decisions.value as { decisions: { text: string }[] }).decisions.map((d) => d.text),
+      'list_decisions',
+    );
+  assertOwn(
+    o,
+    all,
+    (await o.views.notes()).map((n) => n.text),
+    'the Notes list',
+  );
+  assertOwn(
+    o,
+    all,
+    (await readInbox(o.vault)).flatMap((g) => g.items.map((i) => i.note.text)),
+    'the Inbox',
+  );
+  assertOwn(
+    o,
+    all,
+    (await o.views.conversations(100)).map((c) => c.title),
+    'the Conversations list',
+  );
 }
 
 async function apply(op: Op, all: Open[]) {
@@ -160,7 +209,11 @@ async function apply(op: Op, all: Open[]) {
     case 'import':
       return doImport(o, TOPICS[op.topic]!, op.n);
     case 'keep': {
-      const candidate = await rememberedNote({ text: `We chose ${TOPICS[op.topic]} option ${op.n} for ${o.token}.`, category: 'Decisions', now });
+      const candidate = await rememberedNote({
+        text: `We chose ${TOPICS[op.topic]} option ${op.n} for ${o.token}.`,
+        category: 'Decisions',
+        now,
+      });
       await o.vault.notes.save(candidate, { actor: 'extractor', action: 'extract', why: 'test', at: now });
       await o.notes.keep([{ id: candidate.id }]);
       return;
@@ -207,7 +260,9 @@ describe('vaults never leak into each other (property)', () => {
   it('every row any read returns belongs to the vault it was asked of', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 2, max: 3 }).chain((count) => fc.tuple(fc.constant(count), fc.array(opArb(count), { minLength: 4, maxLength: 14 }))),
+        fc
+          .integer({ min: 2, max: 3 })
+          .chain((count) => fc.tuple(fc.constant(count), fc.array(opArb(count), { minLength: 4, maxLength: 14 }))),
         async ([count, ops]) => {
           const all = await openAll(count);
           // Every vault holds something, so each read has rows to get wrong.
@@ -223,8 +278,12 @@ describe('vaults never leak into each other (property)', () => {
               ...(await o.vault.db.notes.toArray()).map((n) => n.text),
             ];
             assertOwn(o, all, texts, 'the stored rows');
-            const ids = new Set([...(await o.vault.db.chunks.toCollection().primaryKeys()), ...(await o.vault.db.notes.toCollection().primaryKeys())]);
-            for (const vector of await o.vault.db.vectors.toArray()) expect(ids.has(vector.recordId), `vector ${vector.recordId}`).toBe(true);
+            const ids = new Set([
+              ...(await o.vault.db.chunks.toCollection().primaryKeys()),
+              ...(await o.vault.db.notes.toCollection().primaryKeys()),
+            ]);
+            for (const vector of await o.vault.db.vectors.toArray())
+              expect(ids.has(vector.recordId), `vector ${vector.recordId}`).toBe(true);
           }
         },
       ),

@@ -10,11 +10,12 @@ import { EXTRACT_JOB } from '../../core/api/extract-api';
 import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus } from '../../core/api/index-api';
 import type { Llm } from '../../core/api/llm';
 import type { LlmInfo } from '../../core/api/llm-port';
-import { toVaultError } from '../../core/errors';
+import { err, toVaultError, vaultError, type Result } from '../../core/errors';
 import type { ModelLibrary } from '../../models/model-library';
 import { JobRunner } from '../../store/job-runner';
 import type { Vault } from '../../store/vault';
 import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest';
+import { AgentTools } from '../agent/agent-tools';
 import { extractHandler } from '../extraction/extract-job';
 import { indexNeighbours } from '../extraction/index-neighbours';
 import { RemoteLlm } from '../llm/remote-llm';
@@ -185,7 +186,7 @@ export class IndexHost implements IndexApi {
     listener(await this.#currentStatus());
   }
 
-  async recall(...[request]: Parameters<IndexApi['recall']>): ReturnType<IndexApi['recall']> {
+  async #recallService(): Promise<RecallService> {
     const current = await this.#loaded();
     if (this.#recaller === null) {
       this.#recaller = new RecallService(current.recallSources(), current.parts.vault, {
@@ -194,7 +195,23 @@ export class IndexHost implements IndexApi {
           current.parts.notices.add('store/failed', `Could not record which notes recall read: ${toVaultError(error).message}`),
       });
     }
-    return this.#recaller.recall(request);
+    return this.#recaller;
+  }
+
+  async recall(...[request]: Parameters<IndexApi['recall']>): ReturnType<IndexApi['recall']> {
+    return (await this.#recallService()).recall(request);
+  }
+
+  async agentTool(name: string, args: unknown, vaultName: string): Promise<Result<unknown>> {
+    if (name === 'remember') return err(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.'));
+    const recaller = await this.#recallService();
+    const vault = await this.#started;
+    const tools = new AgentTools({
+      names: () => [vaultName],
+      get: async () => ({ name: vaultName, vault, recaller }),
+      remember: () => Promise.reject(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.')),
+    });
+    return tools.call(name, args);
   }
 
   async pause(): Promise<void> {
