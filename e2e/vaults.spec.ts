@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
 import { RecallPage } from './pages/recall';
@@ -14,14 +14,14 @@ const WORK_CHAT = [
   'Assistant: The garden plan gives the courtyard kiosk planters on both sides.',
 ].join('\n');
 
-async function importInto(page: import('@playwright/test').Page, text: string): Promise<void> {
+async function importInto(page: Page, text: string): Promise<void> {
   const importPage = new ImportPage(page);
   await importPage.open();
   await importPage.paste(text);
   expect((await importPage.storedCounts()).conversations).toBe(1);
 }
 
-async function recallTexts(page: import('@playwright/test').Page, prompt: string): Promise<string> {
+async function recallTexts(page: Page, prompt: string): Promise<string> {
   const panels = new IndexPanels(page);
   await panels.openSettings();
   await panels.waitUpToDate();

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
 
@@ -21,7 +21,7 @@ const CHAT = [
   'Assistant: On rainy days take the canal path: it is covered under the bridges and avoids the cobbles.',
 ].join('\n');
 
-async function callTool(page: import('@playwright/test').Page, name: string, args: Record<string, unknown>) {
+async function callTool(page: Page, name: string, args: Record<string, unknown>) {
   return page.evaluate(
     async ({ name, args }) => {
       const context = (document as unknown as { modelContext: ModelContextForTest }).modelContext;
