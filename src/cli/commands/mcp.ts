@@ -1,33 +1,16 @@
-import { open } from 'node:fs/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { AgentTools } from '../../lib/services/agent/agent-tools';
+import type { NoteRecord } from '../../lib/core/records';
+import { AgentTools, type AgentVault, type AgentVaults } from '../../lib/services/agent/agent-tools';
 import { UsageError, type Command } from '../command';
-import { FileVaults, type ServedFile } from '../mcp/file-vaults';
+import { FileVaults, stemOf, type ServedFile } from '../mcp/file-vaults';
 import { createAgentServer } from '../mcp/server';
 import { oneOf, parseCommandArgs } from '../recall/args';
 import { promptOnTerminal } from '../tty';
-import { APP_VERSION } from './vault-file';
+import { APP_VERSION, exists, isEncryptedFile } from './vault-file';
+import { listVaultFile } from './vaults';
 
 /** The environment variable read for encrypted vault files when --passphrase-env names none. */
 export const DEFAULT_PASSPHRASE_ENV = 'ENGRAM_PASSPHRASE';
-
-/** Whether a vault file is encrypted (its one plaintext line says so). */
-export async function isEncryptedFile(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    const end = text.indexOf('\n');
-    const first = JSON.parse(end === -1 ? text : text.slice(0, end)) as Record<string, unknown>;
-    return typeof first === 'object' && first !== null && 'encryption' in first;
-  } catch {
-    // Not a vault file's first line: loading it says what is wrong.
-    return false;
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Each encrypted file's passphrase, asked once at start: the environment variable, else the terminal. */
 async function passphrases(paths: readonly string[], envName: string | undefined): Promise<ServedFile[]> {
@@ -37,7 +20,8 @@ async function passphrases(paths: readonly string[], envName: string | undefined
     throw new UsageError(`The environment variable ${envName} (--passphrase-env) is not set or empty.`);
   const files: ServedFile[] = [];
   for (const path of paths) {
-    if (!(await isEncryptedFile(path).catch(() => false))) {
+    if (!(await exists(path))) throw new UsageError(`${path} does not exist.`);
+    if (!(await isEncryptedFile(path))) {
       files.push({ path, passphrase: null });
       continue;
     }
@@ -49,6 +33,40 @@ async function passphrases(paths: readonly string[], envName: string | undefined
     files.push({ path, passphrase });
   }
   return files;
+}
+
+/** The vaults' names, read from the files before anything loads (the tools' schemas list them); unique. */
+async function vaultNames(files: readonly ServedFile[]): Promise<string[]> {
+  const names: string[] = [];
+  for (const file of files) {
+    if (!(await exists(file.path))) throw new UsageError(`${file.path} does not exist.`);
+    const listing = await listVaultFile(file.path, file.passphrase);
+    if (listing.error) throw new UsageError(`${file.path}: ${listing.error}`);
+    let name = listing.name;
+    if (names.some((n) => n.toLowerCase() === name.toLowerCase())) name = `${name} (${stemOf(file.path)})`;
+    names.push(name);
+  }
+  return names;
+}
+
+/** The served vaults while they load: names at once, answers once loaded (a failed load fails every call). */
+class WhenLoaded implements AgentVaults {
+  constructor(
+    private readonly known: readonly string[],
+    private readonly opening: Promise<FileVaults>,
+  ) {}
+
+  names(): readonly string[] {
+    return this.known;
+  }
+
+  async get(name: string): Promise<AgentVault> {
+    return (await this.opening).get(name);
+  }
+
+  async remember(name: string, note: NoteRecord): Promise<{ already: boolean; where: string }> {
+    return (await this.opening).remember(name, note);
+  }
 }
 
 /**
@@ -70,29 +88,35 @@ export const mcpCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}": name vault files with --vault FILE.`);
     const paths = values.vault ?? [];
     if (paths.length === 0) throw new UsageError('Name at least one vault file with --vault FILE.');
+    if (new Set(paths).size !== paths.length) throw new UsageError('A vault file is named twice.');
     const vectorSearch = oneOf(values.vectors, ['auto', 'exact', 'hnsw'] as const, 'auto', 'vectors');
     const files = await passphrases(paths, values['passphrase-env']);
-    const vaults = await FileVaults.open(files, { vectorSearch, log: (line) => io.err(line) });
-    try {
-      const tools = new AgentTools(vaults, { writeBack: false });
-      const server = createAgentServer(tools, { version: APP_VERSION, vaults: vaults.names() });
-      const transport = new StdioServerTransport();
-      const closed = new Promise<void>((resolve) => {
-        transport.onclose = () => resolve();
-        process.stdin.once('end', () => resolve());
-      });
-      await server.connect(transport);
-      io.err(
-        `engram mcp: serving ${vaults
-          .names()
-          .map((n) => `"${n}"`)
-          .join(', ')} on stdio.`,
-      );
-      await closed;
+    const names = await vaultNames(files);
+    // The protocol starts at once (clients give up on a slow handshake); calls wait for the files to load.
+    const opening = FileVaults.open(files, names, { vectorSearch, log: (line) => io.err(line) });
+    const vaults = new WhenLoaded(names, opening);
+    const server = createAgentServer(new AgentTools(vaults, { writeBack: false }), { version: APP_VERSION, vaults: names });
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+    });
+    await server.connect(transport);
+    io.err(`engram mcp: serving ${names.map((n) => `"${n}"`).join(', ')} on stdio (loading the files).`);
+    const loaded = await Promise.race([
+      opening.then(
+        () => null,
+        (error: unknown) => error,
+      ),
+      closed.then(() => null),
+    ]);
+    if (loaded !== null) {
       await server.close().catch(() => undefined);
-    } finally {
-      await vaults.close();
+      throw loaded;
     }
+    await closed;
+    await server.close().catch(() => undefined);
+    await (await opening.catch(() => null))?.close();
     return { json: null, text: '', silent: true };
   },
 };

@@ -5,8 +5,7 @@ import { readVault } from '../../lib/core/vaultfile/reader';
 import { UsageError, type Command } from '../command';
 import { stemOf } from '../mcp/file-vaults';
 import { parseCommandArgs } from '../recall/args';
-import { isEncryptedFile } from './mcp';
-import { fileStream, passphraseFromEnv } from './vault-file';
+import { fileStream, isEncryptedFile, passphraseFromEnv } from './vault-file';
 
 export interface VaultFileListing {
   file: string;

@@ -1,7 +1,10 @@
 /**
  * The vaults `engram mcp` serves: vault files (a sync folder keeps them current), each restored
  * into an in-memory vault and indexed by the app's index service at start. Between requests a file
- * that changed on disk (size, modification time or inode) is loaded again; a request always
+ * that changed on disk (size, modification time or inode) is brought in again: merged into the
+ * loaded copy by the vault file's merge rules (the index then re-chunks what changed and embeds only
+ * what is new, the graph is kept), or restored whole when the merged copy does not hold exactly
+ * what the file holds (a restore in the app drops records without tombstones). A request always
  * answers from the state it started with (the server runs one request at a time, mcp/server.ts).
  *
  * `remember` never edits the loaded copy's index: it restores the file as it is on disk now into a
@@ -14,13 +17,16 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import Dexie from 'dexie';
+import type { VaultCounts } from '../../lib/core/api/vault-file';
 import type { NoteRecord } from '../../lib/core/records';
 import type { AgentVault, AgentVaults } from '../../lib/services/agent/agent-tools';
 import { openInProcessIndex, type InProcessIndex } from '../../lib/services/index/in-process';
 import type { VectorSearchMode } from '../../lib/services/index/model-index';
 import type { Vault } from '../../lib/store/vault';
+import { mergeVaultFile } from '../../lib/store/vaultfile-merge';
+import { vaultCounts } from '../../lib/store/vaultfile-tables';
 import { UsageError } from '../command';
-import { closeScratchVault, exists, loadVaultFile, openScratchVault, writeVaultFile } from '../commands/vault-file';
+import { closeScratchVault, exists, fileStream, loadVaultFile, openScratchVault, writeVaultFile } from '../commands/vault-file';
 import { loadHnswlibQuietly } from '../recall/hnswlib-node';
 
 export interface ServedFile {
@@ -83,22 +89,19 @@ export class FileVaults implements AgentVaults {
     this.#served = served;
   }
 
-  /** Loads and indexes every file (in order); fails with the file's name when one cannot be read. */
-  static async open(files: readonly ServedFile[], options: FileVaultsOptions = {}): Promise<FileVaults> {
+  /**
+   * Loads and indexes every file (in order) under the names given (`names[i]` for `files[i]`);
+   * fails with the file's name when one cannot be read.
+   */
+  static async open(files: readonly ServedFile[], names: readonly string[], options: FileVaultsOptions = {}): Promise<FileVaults> {
     if (files.length === 0) throw new UsageError('Name at least one vault file with --vault FILE.');
     await loadHnswlibQuietly();
     const served: Served[] = [];
-    const taken = new Set<string>();
     try {
-      for (const file of files) {
+      for (const [i, file] of files.entries()) {
         if (!(await exists(file.path))) throw new UsageError(`${file.path} does not exist.`);
-        if (served.some((s) => s.file.path === file.path)) throw new UsageError(`${file.path} is named twice.`);
-        const loaded = await FileVaults.#load(file, '', options);
-        let name = (await loaded.vault.settings.get('vault.name')) ?? stemOf(file.path);
-        if (taken.has(name.toLowerCase())) name = `${name} (${stemOf(file.path)})`;
-        taken.add(name.toLowerCase());
-        loaded.name = name;
-        served.push({ file, name, loaded, pending: new Map() });
+        const name = names[i] ?? stemOf(file.path);
+        served.push({ file, name, loaded: await FileVaults.#load(file, name, options), pending: new Map() });
       }
     } catch (thrown) {
       for (const s of served) await disposeLoaded(s.loaded);
@@ -136,22 +139,37 @@ export class FileVaults implements AgentVaults {
     return served;
   }
 
-  /** The vault, loaded again first when its file changed on disk since it was loaded. */
+  /** The vault, brought up to date first when its file changed on disk since it was loaded. */
   async get(name: string): Promise<AgentVault> {
     const served = this.#find(name);
     const now = await stampOf(served.file.path);
-    if (!sameStamp(now, served.loaded.stamp)) await this.#reload(served);
+    if (!sameStamp(now, served.loaded.stamp)) await this.#refresh(served, now);
     return served.loaded;
   }
 
-  async #reload(served: Served): Promise<void> {
-    const fresh = await FileVaults.#load(served.file, served.name, this.options);
-    const previous = served.loaded;
-    served.loaded = fresh;
-    await disposeLoaded(previous);
+  /** Merges the changed file into the loaded copy; restores it whole when the merge cannot make them equal. */
+  async #refresh(served: Served, stamp: FileStamp): Promise<void> {
+    const { loaded, file } = served;
+    const started = performance.now();
+    let exact = false;
+    try {
+      const report = await mergeVaultFile(loaded.vault, fileStream(file.path), { passphrase: file.passphrase ?? undefined });
+      await loaded.index.runJobs();
+      exact = sameCounts(await vaultCounts(loaded.vault.db), report.file.counts);
+    } catch (thrown) {
+      this.options.log?.(`Merging the changed ${file.path} failed (${String(thrown)}); loading it whole.`);
+    }
+    if (exact) {
+      loaded.stamp = stamp;
+      this.options.log?.(`Merged the changed ${file.path} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    } else {
+      const fresh = await FileVaults.#load(file, served.name, this.options);
+      served.loaded = fresh;
+      await disposeLoaded(loaded);
+    }
     const missing: NoteRecord[] = [];
     for (const [id, note] of served.pending) {
-      const there = (await fresh.vault.db.notes.get(id)) ?? (await fresh.vault.db.tombstones.get(['notes', id]));
+      const there = (await served.loaded.vault.db.notes.get(id)) ?? (await served.loaded.vault.db.tombstones.get(['notes', id]));
       if (there) served.pending.delete(id);
       else missing.push(note);
     }
@@ -197,6 +215,15 @@ export class FileVaults implements AgentVaults {
   async close(): Promise<void> {
     for (const served of this.#served) await disposeLoaded(served.loaded);
   }
+}
+
+/**
+ * Whether the loaded copy holds what the file's manifest counts, in the sections a person's data
+ * lives in (chunks, vectors and their tombstones are derived: the server indexes for itself).
+ */
+function sameCounts(loaded: VaultCounts, file: Partial<VaultCounts>): boolean {
+  const sections = ['conversations', 'messages', 'notes'] as const;
+  return sections.every((section) => loaded[section] === (file[section] ?? 0));
 }
 
 function saveCandidate(vault: Vault, note: NoteRecord, at: number): Promise<unknown> {

@@ -82,7 +82,8 @@ const recallOf = (result: Awaited<ReturnType<Client['callTool']>>) => result.str
 
 describe('engram mcp reloads a changed file between requests, never in the middle of one', () => {
   it('a request in flight answers from what it started with; the next one from the changed file', async () => {
-    const files = await FileVaults.open([{ path: join(dir, WORK_FILE), passphrase: null }]);
+    const log: string[] = [];
+    const files = await FileVaults.open([{ path: join(dir, WORK_FILE), passphrase: null }], ['Work'], { log: (line) => log.push(line) });
     const gated = new GatedVaults(files);
     const client = await connect(gated, files.names());
     const question = { prompt: 'Which database did we pick for the ledger: Cassandra?' };
@@ -104,6 +105,9 @@ describe('engram mcp reloads a changed file between requests, never in the middl
     const second = recallOf(await next);
     expect(first.items.some((i) => i.text.includes('Cassandra'))).toBe(false);
     expect(second.items.some((i) => i.text.includes('Cassandra'))).toBe(true);
+    // The changed file was merged into the loaded copy (it then held exactly what the file holds), not loaded whole.
+    expect(log.filter((line) => line.startsWith('Merged the changed'))).toHaveLength(1);
+    expect(log.filter((line) => line.startsWith('Loaded'))).toHaveLength(1);
     await client.close();
     await files.close();
   }, 120_000);
@@ -111,7 +115,8 @@ describe('engram mcp reloads a changed file between requests, never in the middl
 
 describe('engram mcp keeps a remembered candidate in the file', () => {
   it('writes it again when the app replaced the file with one written before it merged the candidate', async () => {
-    const files = await FileVaults.open([{ path: join(dir, WORK_FILE), passphrase: null }]);
+    const log: string[] = [];
+    const files = await FileVaults.open([{ path: join(dir, WORK_FILE), passphrase: null }], ['Work'], { log: (line) => log.push(line) });
     const client = await connect(files, files.names());
     const text = 'Invoices are numbered per year.';
     const remembered = await client.callTool({ name: 'remember', arguments: { text } });
@@ -129,6 +134,8 @@ describe('engram mcp keeps a remembered candidate in the file', () => {
     // The next request loads the replaced file, finds the candidate missing and writes it again.
     await client.callTool({ name: 'search', arguments: { query: 'invoices' } });
     expect(await inFile()).toBe(true);
+    // The merged copy held the candidate the file lacked: it was loaded whole instead.
+    expect(log.filter((line) => line.startsWith('Loaded'))).toHaveLength(2);
     await syncWithFolder(work, dir, WORK_FILE);
     expect((await readInbox(work)).flatMap((g) => g.items).some((i) => i.note.text === text)).toBe(true);
     await client.close();
