@@ -60,6 +60,16 @@ async function recallOnce(client: Client, prompt: string): Promise<void> {
   if (result.isError) throw new Error(JSON.stringify(result.content));
 }
 
+/** The first answer: while the file loads, the server says "still loading" (agent/loading) and the call is repeated. */
+async function firstAnswer(client: Client, prompt: string): Promise<void> {
+  for (;;) {
+    const result = await client.callTool({ name: 'recall', arguments: { prompt } });
+    if (!result.isError) return;
+    const text = JSON.stringify(result.content);
+    if (!text.includes('agent/loading')) throw new Error(text);
+  }
+}
+
 export const bench: BenchModule = {
   name: 'mcp',
   async run(ctx) {
@@ -73,7 +83,7 @@ export const bench: BenchModule = {
         for (let run = 0; run < ctx.runs; run++) {
           const client = await start(file.path);
           try {
-            await recallOnce(client, file.questions[0]!);
+            await firstAnswer(client, file.questions[0]!);
             const samples: number[] = [];
             for (const question of file.questions) {
               const t = now();
@@ -108,7 +118,7 @@ export const bench: BenchModule = {
           const t = now();
           const client = await start(file.path);
           try {
-            await recallOnce(client, file.questions[0]!);
+            await firstAnswer(client, file.questions[0]!);
             seconds.push((now() - t) / 1000);
             ctx.log(`first answer from a ${label(LOAD_SIZE)}-message file (${file.mb.toFixed(1)} MB): ${seconds.at(-1)!.toFixed(1)} s`);
           } finally {

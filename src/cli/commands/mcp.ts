@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { vaultError } from '../../lib/core/errors';
 import type { NoteRecord } from '../../lib/core/records';
 import { AgentTools, type AgentVault, type AgentVaults } from '../../lib/services/agent/agent-tools';
 import { UsageError, type Command } from '../command';
@@ -49,23 +50,53 @@ async function vaultNames(files: readonly ServedFile[]): Promise<string[]> {
   return names;
 }
 
+/** How long a call waits for the files to load before it answers "still loading" (clients time out around a minute). */
+export const LOAD_WAIT_MS = 45_000;
+
 /** The served vaults while they load: names at once, answers once loaded (a failed load fails every call). */
-class WhenLoaded implements AgentVaults {
+export class WhenLoaded implements AgentVaults {
+  #loaded: FileVaults | null = null;
+
   constructor(
     private readonly known: readonly string[],
     private readonly opening: Promise<FileVaults>,
-  ) {}
+    private readonly waitMs: number = LOAD_WAIT_MS,
+  ) {
+    opening.then(
+      (vaults) => (this.#loaded = vaults),
+      () => undefined,
+    );
+  }
 
   names(): readonly string[] {
     return this.known;
   }
 
+  async #vaults(): Promise<FileVaults> {
+    if (this.#loaded) return this.#loaded;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            vaultError('agent/loading', `Still loading and indexing ${this.known.map((n) => `"${n}"`).join(', ')}; try again in a minute.`),
+          ),
+        this.waitMs,
+      );
+    });
+    try {
+      return await Promise.race([this.opening, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async get(name: string): Promise<AgentVault> {
-    return (await this.opening).get(name);
+    return (await this.#vaults()).get(name);
   }
 
   async remember(name: string, note: NoteRecord): Promise<{ already: boolean; where: string }> {
-    return (await this.opening).remember(name, note);
+    return (await this.#vaults()).remember(name, note);
   }
 }
 

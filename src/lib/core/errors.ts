@@ -62,6 +62,7 @@ export type ErrorCode =
   | 'agent/unknown-vault'
   | 'agent/not-found'
   | 'agent/refused'
+  | 'agent/loading'
   | 'internal/unexpected';
 
 export interface VaultError {

@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVaultFile, writeVaultFile } from '../../../src/cli/commands/vault-file';
+import { WhenLoaded } from '../../../src/cli/commands/mcp';
 import { FileVaults } from '../../../src/cli/mcp/file-vaults';
 import { createAgentServer } from '../../../src/cli/mcp/server';
 import type { RecallToolOutput } from '../../../src/lib/core/api/agent-tools';
@@ -138,6 +139,24 @@ describe('engram mcp keeps a remembered candidate in the file', () => {
     expect(log.filter((line) => line.startsWith('Loaded'))).toHaveLength(2);
     await syncWithFolder(work, dir, WORK_FILE);
     expect((await readInbox(work)).flatMap((g) => g.items).some((i) => i.note.text === text)).toBe(true);
+    await client.close();
+    await files.close();
+  }, 120_000);
+});
+
+describe('engram mcp while its files load', () => {
+  it('answers the handshake and says "still loading" instead of leaving a call to time out', async () => {
+    let finish: (vaults: FileVaults) => void = () => undefined;
+    const opening = new Promise<FileVaults>((resolve) => (finish = resolve));
+    const client = await connect(new WhenLoaded(['Work'], opening, 10), ['Work']);
+    expect((await client.listTools()).tools).toHaveLength(5);
+    const early = await client.callTool({ name: 'recall', arguments: { prompt: 'billing queue' } });
+    expect(early.isError).toBe(true);
+    expect((early.content as { text: string }[])[0]!.text).toContain('agent/loading');
+    const files = await FileVaults.open([{ path: join(dir, WORK_FILE), passphrase: null }], ['Work']);
+    finish(files);
+    const later = await client.callTool({ name: 'recall', arguments: { prompt: 'billing queue' } });
+    expect(later.isError).toBeFalsy();
     await client.close();
     await files.close();
   }, 120_000);
