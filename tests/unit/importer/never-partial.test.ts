@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runImport } from '../../../src/lib/store/importer';
 import { openVault, type Vault } from '../../../src/lib/store/vault';
 import { chatgptExport } from '../../factories/import-generator';
+import { concatBytes } from '../../../src/lib/core/vaultfile/bytes';
 
 const SAMPLES = resolve(process.cwd(), '../shared/data/exports');
 const present = existsSync(SAMPLES);
@@ -30,14 +31,7 @@ const damaged = (bytes: Uint8Array) =>
 
 /** A generated ChatGPT export (always available, unlike the samples), as one byte array. */
 function generatedExport(): Uint8Array {
-  const parts = [...chatgptExport({ conversations: 4, targetBytes: 12_000, seed: 7 }).chunks];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes([...chatgptExport({ conversations: 4, targetBytes: 12_000, seed: 7 }).chunks]);
 }
 
 /**

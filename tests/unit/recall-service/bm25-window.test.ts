@@ -4,16 +4,9 @@ import { conversationBm25Texts, conversationTexts } from '../../../src/lib/servi
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE } from '../../factories/index-fixtures';
 import { chatgptExport } from '../../factories/import-generator';
+import { concatBytes } from '../../../src/lib/core/vaultfile/bytes';
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const concat = (parts: readonly Uint8Array[]): Uint8Array => concatBytes(parts);
 
 const fresh = harnessPool();
 
