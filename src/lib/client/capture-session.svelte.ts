@@ -11,7 +11,7 @@ import {
   type ReceivedMessage,
 } from '../core/capture/protocol';
 import { vaultError, type Result } from '../core/errors';
-import { previewCapture, saveCapture, type CapturePreview, type CaptureResult } from './capture';
+import { changesExisting, previewCapture, saveCapture, type CapturePreview, type CaptureResult } from './capture';
 import { errors } from './errors.svelte';
 import { touchVault } from './vault-actions';
 import { vaultSession } from './vault-session.svelte';
@@ -35,6 +35,10 @@ export class CaptureSession {
   result = $state<CaptureResult | null>(null);
   /** Where the shown capture came from: a chat origin, 'paste' or 'share'. */
   from = $state<string | null>(null);
+  /** The source the sending chat site's origin proved (the bookmarklet's postMessage); null for a paste or a share. */
+  verifiedSource = $state<string | null>(null);
+  /** The person ticked "change this conversation" for the shown capture. */
+  changeConfirmed = $state(false);
   /** Messages refused because of their origin or sender (they are otherwise ignored). */
   ignored = $state(0);
   /** True while this page has an opener it may be talking to. */
@@ -92,7 +96,7 @@ export class CaptureSession {
     }
     const reply: ReceivedMessage = { type: RECEIVED, ok: parsed.ok };
     (event.source as Window).postMessage(reply, event.origin);
-    void this.show(parsed, event.origin, `receiving a capture from ${event.origin}`);
+    void this.show(parsed, event.origin, `receiving a capture from ${event.origin}`, source);
   }
 
   fromPaste(text: string): Promise<void> {
@@ -105,7 +109,17 @@ export class CaptureSession {
     if (parsed) await this.show(parsed, 'share', 'reading what was shared');
   }
 
-  private async show(parsed: Result<CapturePayload>, from: string, context: string): Promise<void> {
+  /**
+   * Storing would add to, rename or reorder a conversation already in the vault that the capture's
+   * sender is not proven to be: a paste or a share (they can claim any source and id), or a chat
+   * site other than the conversation's. Then the person must tick the confirmation first.
+   */
+  get needsChangeConfirmation(): boolean {
+    const existing = this.preview?.existing;
+    return changesExisting(existing) && this.verifiedSource !== existing.source;
+  }
+
+  private async show(parsed: Result<CapturePayload>, from: string, context: string, verifiedSource: string | null = null): Promise<void> {
     if (!parsed.ok) {
       errors.report(parsed.error, context);
       return;
@@ -119,6 +133,8 @@ export class CaptureSession {
       this.payload = parsed.value;
       this.preview = preview;
       this.from = from;
+      this.verifiedSource = verifiedSource;
+      this.changeConfirmed = false;
       this.status = 'ready';
     } catch (thrown) {
       if (seq === this.seq) this.status = this.payload ? 'ready' : 'idle';
@@ -133,6 +149,8 @@ export class CaptureSession {
     if (!payload || this.status !== 'ready') return;
     try {
       this.preview = await previewCapture($state.snapshot(payload) as CapturePayload, this.target.chosen?.dbName);
+      // A confirmed change was to a conversation of the other vault.
+      this.changeConfirmed = false;
     } catch (thrown) {
       errors.report(thrown, 'reading the capture');
     }
@@ -143,9 +161,13 @@ export class CaptureSession {
     const payload = this.payload;
     const into = this.target.chosen;
     if (!payload || !into || this.status !== 'ready') return;
+    if (this.needsChangeConfirmation && !this.changeConfirmed) return;
+    const existing = this.preview?.existing;
+    // Shown on the preview (of the chosen vault) and, when the sender is not proven, ticked by the person.
+    const changeExisting = changesExisting(existing) ? existing.conversationId : null;
     this.status = 'saving';
     try {
-      this.result = await saveCapture($state.snapshot(payload) as CapturePayload, into.dbName);
+      this.result = await saveCapture($state.snapshot(payload) as CapturePayload, { changeExisting }, into.dbName);
       touchVault(into.id).catch(() => undefined);
       this.status = 'saved';
     } catch (thrown) {
@@ -160,6 +182,8 @@ export class CaptureSession {
     this.preview = null;
     this.result = null;
     this.from = null;
+    this.verifiedSource = null;
+    this.changeConfirmed = false;
     this.status = 'idle';
   }
 }

@@ -54,6 +54,7 @@ export type ErrorCode =
   | 'capture/origin'
   | 'capture/invalid'
   | 'capture/too-large'
+  | 'capture/unconfirmed'
   // separate vaults (issue 15)
   | 'vaults/invalid-name'
   | 'vaults/not-found'

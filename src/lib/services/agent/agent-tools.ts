@@ -57,7 +57,8 @@ export interface AgentToolsOptions {
 
 const SNIPPET_CHARS = 240;
 const iso = (at: number | null | undefined): string | null => (at === null || at === undefined ? null : new Date(at).toISOString());
-const sanitize = (text: string): string => readSanitizer(text).text;
+/** Read-time sanitizing as the Recall screen's default: a flagged line is dropped, its marker names `source` (an item id). */
+const sanitize = (text: string, source: string): string => readSanitizer(text, { source, flaggedLines: 'drop' }).text;
 
 function sourceOf(record: CandidateRecord): AgentSource {
   const kind =
@@ -71,7 +72,7 @@ function itemOf(candidate: ScoredCandidate): AgentItem {
     id: record.id,
     kind: record.kind,
     tier: record.tier,
-    text: sanitize(record.text),
+    text: sanitize(record.text, record.id),
     source: sourceOf(record),
     date: iso(record.date),
     score: Number(candidate.scores.score.toFixed(6)),
@@ -191,7 +192,9 @@ export class AgentTools {
     const radius = input.radius ?? 2;
     const found = await locate(vault, input.id);
     if (!found) return err(vaultError('agent/not-found', `Vault "${name.value}" holds no item ${input.id}.`));
-    const note = found.note ? { text: sanitize(found.note.text), category: found.note.category, status: found.note.status } : null;
+    const note = found.note
+      ? { text: sanitize(found.note.text, found.note.id), category: found.note.category, status: found.note.status }
+      : null;
     if (!found.conversationId) return ok({ vault: name.value, id: input.id, conversation: null, note, turns: [] });
     const conversation = await vault.conversations.get(found.conversationId);
     if (conversation?.state !== 'visible') return ok({ vault: name.value, id: input.id, conversation: null, note, turns: [] });
@@ -217,7 +220,7 @@ export class AgentTools {
         role: m.role,
         speaker: m.speaker ?? null,
         date: iso(m.createdAt),
-        text: sanitize(m.text),
+        text: sanitize(m.text, m.id),
         focus: focus.has(m.id),
       })),
     });
@@ -258,7 +261,7 @@ export class AgentTools {
       vault: name.value,
       decisions: shown.map((n) => ({
         id: n.id,
-        text: sanitize(n.text),
+        text: sanitize(n.text, n.id),
         kept_at: iso(n.keptAt),
         created_at: iso(n.createdAt)!,
         source: {
