@@ -6,7 +6,9 @@
  */
 import type { ConversationRecord, HistoryRecord, ImportRecord, MessageRecord, NoteRecord } from '../../core/records';
 import type { SettingsShape } from '../settings-repo';
+import type { VaultEntry } from '../../core/api/vaults';
 import { openVault, type Vault } from '../vault';
+import { VaultRegistry } from '../vault-registry';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
 import { readExtractionProgress, type ExtractionProgress } from './extraction-view';
 import { readInbox, type InboxGroup } from './inbox-view';
@@ -82,11 +84,22 @@ export class VaultViews {
   }
 }
 
+let bound: string | null = null;
 let opening: Promise<VaultViews> | null = null;
 
-/** The page's one read-only view of the vault (its own database connection). */
+/**
+ * Binds the page's views to the vault open in this tab (once, before any view is read: the page
+ * reloads to switch vaults, so no view ever reads two vaults).
+ */
+export function bindVaultViews(dbName: string): void {
+  if (bound !== null && bound !== dbName) throw new Error(`The views are bound to ${bound}; reload to open ${dbName}.`);
+  bound = dbName;
+}
+
+/** The page's one read-only view of the vault open in this tab (its own database connection). */
 export function vaultViews(): Promise<VaultViews> {
-  opening ??= openVault().then((vault) => {
+  if (bound === null) return Promise.reject(new Error('No vault is open in this tab yet.'));
+  opening ??= openVault(bound).then((vault) => {
     // Another tab upgrading the schema: let it, and ask for a reload rather than block it.
     vault.db.on('versionchange', () => {
       vault.db.close();
@@ -95,4 +108,13 @@ export function vaultViews(): Promise<VaultViews> {
     return new VaultViews(vault);
   });
   return opening;
+}
+
+let registry: VaultRegistry | null = null;
+
+/** The list of vaults (read only: an empty registry reads as Personal alone), for the switcher and the "which vault" choices. */
+export function vaultsView(): { list(): Promise<VaultEntry[]> } {
+  registry ??= new VaultRegistry();
+  const reading = registry;
+  return { list: () => reading.peek() };
 }
