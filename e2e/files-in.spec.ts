@@ -165,6 +165,7 @@ test('files opened with the installed app: an export is imported, a vault file m
   await page.waitForURL(/\/import$/u);
   const card = page.getByTestId('incoming-files');
   await expect(card).toHaveAttribute('data-origin', 'open');
+  await expect(page.getByRole('heading', { name: /opened with Engram Vault/u })).toBeFocused();
   await expect(card.getByTestId('incoming-file')).toHaveAttribute('data-kind', 'import');
   expect(await new CapturePage(page).stored()).toEqual({ conversations: 0, messages: 0, resources: 0 });
   await card.getByTestId('incoming-import').click();
