@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportMarkdown, type MarkdownExportReport } from '../../lib/core/markdown/sync';
-import { loadMarkdownInput } from '../../lib/store/markdown-source';
+import { loadMarkdownInput } from '../../lib/store/views/markdown-view';
 import { nodeMarkdownFolder } from '../markdown-folder';
 import { UsageError, type Command } from '../command';
 import {

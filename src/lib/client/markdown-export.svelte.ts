@@ -9,7 +9,7 @@ import type { MarkdownExportReport, MarkdownFolder } from '../core/markdown/sync
 import { errors } from './errors.svelte';
 import { downloadBlob } from './vault-file-download';
 import { folderPermission, folderSyncSupported, pickFolder } from './vault-file-folder';
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
 
 /** A folder port over a directory handle (the picked folder; OPFS in tests). */
 export function directoryFolder(root: FileSystemDirectoryHandle): MarkdownFolder {
@@ -59,11 +59,8 @@ function memoryFolder(files: Map<string, string>): MarkdownFolder {
 
 async function run(folder: MarkdownFolder): Promise<MarkdownExportReport> {
   // The export's code is only needed when the person asks for it.
-  const [{ exportMarkdown }, { loadMarkdownInput }] = await Promise.all([
-    import('../core/markdown/sync'),
-    import('../store/markdown-source'),
-  ]);
-  return exportMarkdown(await loadMarkdownInput(await mainVault()), folder);
+  const [{ exportMarkdown }, views] = await Promise.all([import('../core/markdown/sync'), vaultViews()]);
+  return exportMarkdown(await views.markdownInput(), folder);
 }
 
 export class MarkdownExport {

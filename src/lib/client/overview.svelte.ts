@@ -1,17 +1,16 @@
 import { liveQuery, type Subscription } from 'dexie';
-import { readOverview, type ArchiveOverview } from '../store/overview-source';
+import { vaultViews, type ArchiveOverview } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
-import { mainVault } from './vault';
 
-/** The Overview screen's live view of the archive (store/overview-source.ts). */
+/** The Overview screen's live view of the archive (store/views/overview-view.ts). */
 export class OverviewView {
   data = $state<ArchiveOverview | null>(null);
   private subscription: Subscription | null = null;
 
   start(): void {
     this.stop();
-    void mainVault().then((vault) => {
-      this.subscription = liveQuery(() => readOverview(vault)).subscribe({
+    void vaultViews().then((views) => {
+      this.subscription = liveQuery(() => views.overview()).subscribe({
         next: (data) => (this.data = data),
         error: (error: unknown) => errors.report(error, 'reading the overview'),
       });
