@@ -55,6 +55,8 @@ for (const scheme of ['light', 'dark'] as const) {
     test.use({ colorScheme: scheme });
 
     test(`every screen of an empty vault has no serious or critical axe violation (${scheme})`, async ({ page }) => {
+      // Eight screens, each waiting for the network to settle and then running axe.
+      test.setTimeout(120_000);
       expect(await checkEveryScreen(page)).toEqual({});
     });
 
