@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { exportMarkdown, type MarkdownExportReport } from '../../lib/core/markdown/sync';
 import { loadMarkdownInput } from '../../lib/store/views/markdown-view';
 import { nodeMarkdownFolder } from '../markdown-folder';
+import { assessPassphrase } from '../../lib/core/passphrase/strength';
 import { UsageError, type Command } from '../command';
 import {
   passphraseFromEnv,
@@ -48,12 +49,20 @@ export function describeMarkdown(dir: string, report: MarkdownExportReport): str
   return lines.join('\n');
 }
 
+/** The passphrase a written file is encrypted with: refused when it is too easy to guess. */
 export async function outputPassphrase(env: string | undefined, encrypt: boolean): Promise<string | null> {
   const fromEnv = passphraseFromEnv(env);
-  if (fromEnv !== null || !encrypt) return fromEnv;
-  const first = await promptPassphrase('Passphrase for the new file: ');
+  if (fromEnv !== null) return requireStrong(fromEnv);
+  if (!encrypt) return null;
+  const first = await requireStrong(await promptPassphrase('Passphrase for the new file: '));
   if (first !== (await promptPassphrase('Type it again: '))) throw new UsageError('The two passphrases differ.');
   return first;
+}
+
+async function requireStrong(passphrase: string): Promise<string> {
+  const hint = await assessPassphrase(passphrase);
+  if (!hint.acceptable) throw new UsageError(`That passphrase is refused. ${hint.message}`);
+  return passphrase;
 }
 
 export function describeWritten(file: WrittenVaultFile): string {

@@ -10,6 +10,9 @@ export class PreferencesService implements PreferencesApi {
   async setPreference(key: PreferenceKey, value: unknown): Promise<void> {
     if (!(PREFERENCE_KEYS as readonly string[]).includes(key))
       fail('input/invalid', `"${String(key)}" is not a setting the app's screens may change.`);
+    // A safety setting takes only its two values (anything else would be read as the default).
+    if (key === 'device.recall.flaggedLines' && value !== 'drop' && value !== 'quote')
+      fail('input/invalid', `Flagged lines are either dropped ("drop") or kept quoted ("quote"), not ${JSON.stringify(value)}.`);
     await (await this.vault()).settings.set(key, value as SettingsShape[typeof key]);
   }
 }
