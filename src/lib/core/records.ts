@@ -203,3 +203,10 @@ export interface TombstoneRecord {
   hlc: string;
   deletedAt: number;
 }
+
+/** One recall's intent class, kept for the personalization prior (device-local, pruned after 90 days). */
+export interface IntentRecord {
+  id: string;
+  intent: string;
+  at: number;
+}

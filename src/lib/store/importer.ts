@@ -236,7 +236,7 @@ class BatchWriter {
       title: this.safe(resource.title).text,
       category: 'Resource',
       status: 'kept',
-      tier: 'resource',
+      tier: resource.tier ?? 'resource',
       confidence: 1,
       sourceMessageIds: [],
       conversationId: null,

@@ -3,6 +3,7 @@ import type {
   ChunkRecord,
   ConversationRecord,
   HistoryRecord,
+  IntentRecord,
   ImportRecord,
   JobRecord,
   MessageRecord,
@@ -39,6 +40,14 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       tombstones: '[table+id], hlc',
     },
   },
+  {
+    // Issue 12 (recall that connects). Version 2 belongs to issue 17; versions need not be contiguous.
+    // intents: the person's recent intent classes (the recall prior), device-local, not in the vault file.
+    version: 3,
+    stores: {
+      intents: 'id, at',
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -61,6 +70,7 @@ export class VaultDb extends Dexie {
   imports!: Table<ImportRecord, string>;
   settings!: Table<SettingRecord, string>;
   tombstones!: Table<TombstoneRecord, [string, string]>;
+  intents!: Table<IntentRecord, string>;
 
   constructor(name: string = DEFAULT_DB_NAME, options: DbOptions = {}, upTo: number = CURRENT_SCHEMA_VERSION) {
     // Relaxed durability: a commit is reported before the OS flushes it. Chromium's log is

@@ -88,6 +88,64 @@ describe('Bm25Index', () => {
     );
   });
 
+  it('explains which query terms each document holds, before and after removals and compaction', () => {
+    fc.assert(
+      fc.property(
+        docsArb,
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.array(vocab, { minLength: 1, maxLength: 4 }),
+        (entries, picks, query) => {
+          const index = new Bm25Index({}, split);
+          const docs = new Map(entries);
+          for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+          for (const pick of picks) {
+            const id = entries[pick % entries.length]![0];
+            index.remove(id);
+            docs.delete(id);
+          }
+          const check = () => {
+            const ids = entries.map(([id]) => id);
+            const explained = index.explain([...query, 'unheard'].join(' '), ids);
+            expect(explained.terms.map((t) => t.term)).toEqual([...new Set([...query, 'unheard'])]);
+            expect(explained.terms.at(-1)!.df).toBe(0);
+            for (const stat of explained.terms) expect(stat.idf).toBeGreaterThan(0);
+            expect([...explained.matched.keys()].sort()).toEqual([...docs.keys()].sort());
+            for (const [id, held] of explained.matched) {
+              expect(held.map((i) => explained.terms[i]!.term)).toEqual(
+                explained.terms.map((t) => t.term).filter((t) => (docs.get(id)! as string[]).includes(t)),
+              );
+            }
+          };
+          check();
+          index.compact();
+          check();
+        },
+      ),
+    );
+  });
+
+  it('gives an unknown term the highest idf', () => {
+    const index = new Bm25Index({}, split);
+    index.add('a', 'moss stone');
+    index.add('b', 'moss pond');
+    const { terms } = index.explain('moss pond espresso', ['a', 'b']);
+    expect(terms.map((t) => t.df)).toEqual([2, 1, 0]);
+    expect(terms[0]!.idf).toBeLessThan(terms[1]!.idf);
+    expect(terms[1]!.idf).toBeLessThan(terms[2]!.idf);
+  });
+
+  it('reads an unknown term as the indexed term sharing a long prefix with it, never a short one', () => {
+    const index = new Bm25Index({}, split);
+    index.add('a', 'entrepreneur mentor');
+    index.add('b', 'radio moss');
+    index.add('c', 'moss');
+    const { terms, matched } = index.explain('entrepreneurial mentorship radiocarbon mosses', ['a', 'b', 'c']);
+    expect(terms.map((t) => t.near ?? null)).toEqual(['entrepreneur', 'mentor', null, null]);
+    expect(terms.map((t) => t.df)).toEqual([1, 1, 0, 0]);
+    expect(matched.get('a')).toEqual([0, 1]);
+    expect(matched.get('b')).toEqual([]);
+  });
+
   it('replaces a document added again under the same id', () => {
     const index = new Bm25Index({}, split);
     index.add('x', 'moss stone');

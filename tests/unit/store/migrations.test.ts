@@ -30,8 +30,14 @@ const seedV1: Seed = {
   tombstones: [{ table: 'notes', id: 'note-0', hlc: '0000000000001:0000:dev', deletedAt: 1 }],
 };
 
+/** Version 3 (issue 12) adds the intent history the recall prior reads. */
+const seedV3: Seed = { ...seedV1, intents: [{ id: 'intent-1', intent: 'factual', at: 5 }] };
+
 /** One line per schema version: adding version N means adding `{ from: N, seed: seedVN }`. */
-const CASES: MigrationCase[] = [{ from: 1, seed: seedV1 }];
+const CASES: MigrationCase[] = [
+  { from: 1, seed: seedV1 },
+  { from: 3, seed: seedV3 },
+];
 
 describe('schema migrations', () => {
   it('has a case for every schema version', () => {
@@ -58,4 +64,23 @@ describe('schema migrations', () => {
       vault.db.close();
     });
   }
+});
+
+describe('intent history (schema version 3)', () => {
+  it('keeps the last 90 days, drops older intents on the next write, and reads them back in range', async () => {
+    const { IntentsRepo } = await import('../../../src/lib/store/intents-repo');
+    const vault = await openVault(`intents-${Date.now()}`);
+    const repo = new IntentsRepo(vault.db);
+    const day = 86_400_000;
+    const now = 200 * day;
+    await repo.record([
+      { intent: 'factual', at: now - 100 * day },
+      { intent: 'conceptual', at: now - 10 * day },
+    ]);
+    expect((await repo.recent(now)).map((r) => r.intent)).toEqual(['conceptual']);
+    await repo.record([{ intent: 'factual', at: now }]);
+    expect(await vault.db.intents.count()).toBe(2);
+    expect((await repo.recent(now)).map((r) => r.intent).sort()).toEqual(['conceptual', 'factual']);
+    vault.db.close();
+  });
 });

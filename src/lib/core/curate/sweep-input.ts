@@ -37,7 +37,7 @@ export function acceptedSupersessions(notes: readonly NoteRecord[]): [string, st
 }
 
 export function sweepInputFrom(notes: readonly NoteRecord[], now: number): SweepInput {
-  const engrams = notes.filter((n) => n.tier !== 'resource');
+  const engrams = notes.filter((n) => n.tier !== 'resource' && n.tier !== 'web');
   const threshold = NEAR_DUPLICATE_THRESHOLD.terms;
   const accepted = acceptedSupersessions(engrams);
   return {

@@ -32,6 +32,36 @@ export interface Bm25Hit {
   score: number;
 }
 
+/** One distinct query term as this index knows it: how many documents hold it and its BM25 idf. */
+export interface Bm25TermStat {
+  term: string;
+  /** Documents holding the term (or, for an unknown term read as a near one, holding that one). */
+  df: number;
+  /** BM25 idf; a term no document holds gets the idf of df 0, the highest there is. */
+  idf: number;
+  /**
+   * For a term the index does not hold: the indexed term it was read as, when one shares a long
+   * prefix with it (another form of the same word the stemmer left apart: "entrepreneuri" and
+   * "entrepreneur", "musician" and "music"); see NEAR_PREFIX.
+   */
+  near?: string;
+}
+
+/**
+ * An unknown term is read as the indexed term sharing its longest prefix when that prefix has at
+ * least `min` characters and covers at least `share` of the unknown term (Porter stems
+ * "entrepreneurial" and "entrepreneur", "mentorship" and "mentor" apart; a misspelling such as
+ * "tennesee" keeps most of its prefix). Measured with the relevance stage (recall README).
+ */
+export const NEAR_PREFIX = { min: 5, share: 0.6 } as const;
+
+/** Which query terms each named document holds (indices into `terms`), and the terms' statistics. */
+export interface Bm25Explanation {
+  documents: number;
+  terms: Bm25TermStat[];
+  matched: Map<string, number[]>;
+}
+
 /** Everything needed to rebuild an index: live documents only, postings in term order. */
 export interface Bm25State {
   options: Bm25Options;
@@ -172,6 +202,75 @@ export class Bm25Index {
     return top.result().map((hit) => ({ id: this.ids[hit.index]!, score: hit.score }));
   }
 
+  /**
+   * The distinct terms of `query` with their document frequency and idf, and for each id (a live
+   * document) which of them its text holds. A posting list is in document order, so each check is a
+   * binary search: a few terms times the candidates of one query, microseconds.
+   */
+  explain(query: string, ids: readonly string[]): Bm25Explanation {
+    const stored = this.ids.length;
+    const read: (number | undefined)[] = [];
+    const terms = [...new Set(this.analyzer(query))].map((term): Bm25TermStat => {
+      let id = this.termIds.get(term);
+      const near = id === undefined ? this.nearTerm(term) : undefined;
+      if (near !== undefined) id = this.termIds.get(near);
+      read.push(id);
+      const df = id === undefined ? 0 : this.postings[id]!.length;
+      return { term, df, idf: Math.log(1 + (stored - df + 0.5) / (df + 0.5)), ...(near !== undefined ? { near } : {}) };
+    });
+    const matched = new Map<string, number[]>();
+    for (const id of ids) {
+      const doc = this.docOf.get(id);
+      if (doc === undefined) continue;
+      const held: number[] = [];
+      read.forEach((term, i) => {
+        if (term !== undefined && this.holds(term, doc)) held.push(i);
+      });
+      matched.set(id, held);
+    }
+    return { documents: this.liveCount, terms, matched };
+  }
+
+  private sorted: { terms: string[]; count: number } | null = null;
+
+  /** The indexed term sharing the longest prefix with `term` (NEAR_PREFIX), if any. */
+  private nearTerm(term: string): string | undefined {
+    if (this.sorted?.count !== this.terms.length) this.sorted = { terms: [...this.terms].sort(), count: this.terms.length };
+    const sorted = this.sorted.terms;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    const common = (other: string | undefined) => {
+      if (other === undefined) return 0;
+      let n = 0;
+      while (n < term.length && n < other.length && term[n] === other[n]) n++;
+      return n;
+    };
+    const [a, b] = [sorted[lo - 1], sorted[lo]];
+    const best = common(a) >= common(b) ? a : b;
+    const n = common(best);
+    return n >= NEAR_PREFIX.min && n >= NEAR_PREFIX.share * term.length ? best : undefined;
+  }
+
+  private holds(term: number, doc: number): boolean {
+    const list = this.postings[term]!;
+    const data = list.data;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = data[mid]! >>> TF_BITS;
+      if (at === doc) return true;
+      if (at < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
   /** Drops dead documents and empty terms; document and term numbers are reassigned. */
   compact(): void {
     this.load(this.exportState());
@@ -212,6 +311,7 @@ export class Bm25Index {
 
   private load(state: Bm25State): void {
     const n = state.ids.length;
+    this.sorted = null;
     this.ids = [...state.ids];
     this.docOf = new Map(this.ids.map((id, doc) => [id, doc]));
     this.lengths = new GrowableUint32(Math.max(1024, n));

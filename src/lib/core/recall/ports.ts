@@ -17,9 +17,24 @@ export interface VectorHit {
   similarity: number;
 }
 
+/** The vault's own statistics of a prompt's terms, and which of them each candidate holds. */
+export interface LexicalExplanation {
+  /** Documents the keyword index holds. */
+  documents: number;
+  /** The prompt's distinct index terms (stemmed, stop words out): document frequency and idf. */
+  terms: { term: string; df: number; idf: number; near?: string }[];
+  /** Per candidate id: indices into `terms` of the terms its keyword document holds. */
+  matched: Map<string, number[]>;
+}
+
 export interface LexicalSearcher {
   /** The top `k` records for a free-text query, best first. An empty query returns []. */
   search(query: string, k: number): Promise<LexicalHit[]>;
+  /**
+   * The query's terms with this index's statistics, and which of them each id's document holds
+   * (what the model-free relevance judgment reads). Absent: the judgment does not run.
+   */
+  explain?(query: string, ids: readonly string[]): Promise<LexicalExplanation>;
 }
 
 export interface VectorSearcher {
@@ -51,6 +66,14 @@ export interface CandidateRecord {
   date: number | null;
   /** Source turns behind the item (evaluation maps them to LoCoMo dia_ids). */
   messageIds: string[];
+  /**
+   * Who said the source turns, in order, once each: a named transcript's speaker names, else the
+   * role ('user', 'assistant'); empty for notes and resources. The subject check reads it (a turn in
+   * the first person is about its speaker).
+   */
+  speakers?: string[];
+  /** A note's category (e.g. 'Decisions', 'Constraints'); absent for chunks. */
+  category?: string;
   contentHash: string;
   headingPath: string[];
   /** Tokens of `text` as stored (a hint; budgets are recounted). */
@@ -64,4 +87,12 @@ export interface CandidateStore {
    * superseded, staged rows of an unfinished import) are left out: recall never shows them.
    */
   get(ids: readonly string[]): Promise<CandidateRecord[]>;
+}
+
+/** The entity graph as recall reads it (the index's EntityGraph in practice). */
+export interface GraphSearcher {
+  /** Documents where a personalized PageRank walk from the prompt's entities rests, best first. */
+  walk(prompt: string, k: number): Promise<{ id: string; score: number }[]>;
+  /** Linked entities of a document with their mention counts, and the hub line (P90). */
+  hubs(): { p90: number; entitiesOf(id: string): readonly { id: string; mentions: number }[] } | null;
 }

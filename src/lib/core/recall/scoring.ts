@@ -1,11 +1,13 @@
 /**
- * Scoring: score = relevance x provenance weight x recency (DESIGN, read path 3).
+ * Scoring: score = rank weight x provenance weight x recency (DESIGN, read path 3).
  *
- * - relevance: a function of the fused rank (see RELEVANCE_HALF_RANK). Rank fusion is comparable
- *   across embedders and BM25 where raw cosines and BM25 scores are not.
+ * - rank weight (the `relevance` key of ScoreBreakdown, kept for stable JSON): a function of the
+ *   fused rank (see RELEVANCE_HALF_RANK), not a similarity. Rank fusion is comparable across
+ *   embedders and BM25 where raw cosines and BM25 scores are not; how much of the prompt a memory
+ *   holds is judged apart (term-coverage.ts).
  * - provenance: how much the vault trusts the tier. An engram is a note the person kept (1.0); a
  *   resource is a document they added (0.8); a chat turn is what was said, not what was settled (0.6);
- *   a captured web page is someone else's text (0.1).
+ *   a captured web page or shared link is someone else's text (0.1, tier web: capture/to-parsed.ts).
  * - recency: only conversational tiers decay. Weibull survival R(t) = exp(-ln2 * (t / h)^BETA), so
  *   R(h) = 0.5 exactly; BETA < 1 gives the heavy tail of human forgetting curves (fast early, slow
  *   later). The clock starts at the last read (or creation) and the half-life grows with the access

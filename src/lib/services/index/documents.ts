@@ -19,12 +19,13 @@ import type { DocEntry } from './catalog';
 export const isVisibleMessage = (m: MessageRecord): boolean => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden;
 
 /**
- * A note the index holds as a document of its own (kept, and not a resource: those are chunked).
- * A candidate held because it came from a flagged message stays out until a person keeps it
+ * A note the index holds as a document of its own (kept, and not a resource or a web page: those are
+ * chunked). A candidate held because it came from a flagged message stays out until a person keeps it
  * (core/curate/held.ts), whatever else set it kept.
  */
-export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource' && !isHeld(n);
-export const isIndexedResource = (n: NoteRecord): boolean => n.status === 'kept' && n.tier === 'resource';
+export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n);
+/** Documents are chunked on their headings: pasted ones (tier resource) and captured web pages (tier web). */
+export const isIndexedResource = (n: NoteRecord): boolean => n.status === 'kept' && (n.tier === 'resource' || n.tier === 'web');
 
 /** What BM25 and the embedder read for a chunk. */
 export const chunkIndexText = (chunk: ChunkRecord): string => chunk.contextText ?? chunk.text;

@@ -193,6 +193,11 @@ export class IndexHost implements IndexApi {
     return this.#recaller.recall(request);
   }
 
+  async entityLinks(...[name, limit]: Parameters<IndexApi['entityLinks']>): ReturnType<IndexApi['entityLinks']> {
+    const current = await this.#loaded();
+    return current.entityLinks(name, limit);
+  }
+
   async pause(): Promise<void> {
     const vault = await this.#started;
     await vault.settings.set('index.paused', true);

@@ -66,7 +66,7 @@ export class VaultViews {
 
   /** Every note the Notes screen and the sweep look at (resources are documents, listed elsewhere). */
   notes(): Promise<NoteRecord[]> {
-    return this.vault.db.notes.filter((n) => n.tier !== 'resource').toArray();
+    return this.vault.db.notes.filter((n) => n.tier !== 'resource' && n.tier !== 'web').toArray();
   }
 
   /** A note's history, newest first. */
