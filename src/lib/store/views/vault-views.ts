@@ -5,6 +5,7 @@
  * worker for notes and settings), which hold the locks and roll back interrupted work.
  */
 import type { ConversationRecord, HistoryRecord, ImportRecord, MessageRecord, NoteRecord } from '../../core/records';
+import type { MarkdownInput } from '../../core/markdown/pages';
 import type { SettingsShape } from '../settings-repo';
 import type { VaultEntry } from '../../core/api/vaults';
 import { openVault, type Vault } from '../vault';
@@ -12,10 +13,13 @@ import { VaultRegistry } from '../vault-registry';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
 import { readExtractionProgress, type ExtractionProgress } from './extraction-view';
 import { readInbox, type InboxGroup } from './inbox-view';
+import { loadMarkdownInput } from './markdown-view';
+import { readOverview, type ArchiveOverview } from './overview-view';
 
 export type { ConversationInsight } from './conversation-insight';
 export type { ExtractionProgress } from './extraction-view';
 export type { InboxGroup, InboxItem } from './inbox-view';
+export type { ArchiveOverview } from './overview-view';
 
 export interface VaultCounts {
   conversations: number;
@@ -81,6 +85,16 @@ export class VaultViews {
 
   recentImports(limit: number): Promise<ImportRecord[]> {
     return this.vault.imports.recent(limit);
+  }
+
+  /** The Overview screen: the archive by month, its topics and the subjects' thread maps. */
+  overview(): Promise<ArchiveOverview> {
+    return readOverview(this.vault);
+  }
+
+  /** What the Markdown export writes: kept notes and the conversations they came from. */
+  markdownInput(): Promise<MarkdownInput> {
+    return loadMarkdownInput(this.vault);
   }
 }
 
