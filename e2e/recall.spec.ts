@@ -104,6 +104,9 @@ test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format a
   expect(copied).toBe(await recall.packageText());
   expect(copied).toContain('slightly acidic');
   // Ctrl+Enter right after typing (the debounced search has not run yet) copies the new prompt's package.
+  // The clipboard is emptied first: the first package also holds 'Mist it daily', so without this the
+  // poll below could read the first copy before the second one landed (seen once under heavy load).
+  await page.evaluate(() => navigator.clipboard.writeText(''));
   await recall.input.fill('how often to water the moss in dry weather');
   await recall.input.press('Control+Enter');
   await expect.poll(() => recall.clipboard()).toContain('Mist it daily');

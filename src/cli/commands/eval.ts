@@ -4,16 +4,19 @@ import { evalObservationCoverage, type ObservationEvalReport } from '../../lib/c
 import { locomoSessions } from '../../lib/core/extract/locomo';
 import { UsageError, type Command } from '../command';
 import { EVAL_LOCOMO_USAGE, runEvalLocomo } from '../recall/eval-locomo-command';
+import { EVAL_OFFTOPIC_USAGE, runEvalOfftopic } from '../recall/eval-offtopic-command';
 import { EVAL_SAFETY_USAGE, runEvalInjection, runEvalSecrets } from './eval-safety';
 
 /** Evaluations against LoCoMo (kept in ../shared/data; never bundled). */
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate extraction or recall quality on a LoCoMo file, or secret redaction and injection flags on their corpora.',
-  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LOCOMO_USAGE} | ${EVAL_SAFETY_USAGE}`,
+  summary:
+    'Evaluate extraction or recall quality on a LoCoMo file, off-topic refusal, or secret redaction and injection flags on their corpora.',
+  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LOCOMO_USAGE} | ${EVAL_OFFTOPIC_USAGE} | ${EVAL_SAFETY_USAGE}`,
   async run(argv) {
     const [what, file] = argv.filter((a) => !a.startsWith('--'));
     if (what === 'locomo') return runEvalLocomo(argv);
+    if (what === 'offtopic') return runEvalOfftopic(argv);
     if (what === 'secrets') return runEvalSecrets(file);
     if (what === 'injection') return runEvalInjection(file);
     if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');

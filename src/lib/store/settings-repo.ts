@@ -1,6 +1,7 @@
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { LlmChoice } from '../core/api/llm-port';
 import type { RerankerChoice } from '../core/api/reranker';
+import type { RetentionReport, SweepSummary } from '../core/api/curate-api';
 import type { VaultFileMark } from '../core/api/vault-file';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -8,6 +9,8 @@ import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 /** Typed key-value settings. Each key has a default, so a missing row is never an error. */
 export interface SettingsShape {
   'vault.id': string | null;
+  /** The vault's name as the registry shows it (travels in the vault file, so `engram vaults` and `engram mcp` can name it). */
+  'vault.name': string | null;
   /** When this vault was first given an id (the vault file's `createdAt`). */
   'vault.createdAt': number | null;
   /** This device's id: the node part of every hybrid-logical-clock stamp it makes. */
@@ -64,10 +67,19 @@ export interface SettingsShape {
   'device.recall.flaggedLines': 'drop' | 'quote';
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
+  /** Hours between scheduled cleaning sweeps when the app is idle (null: only on demand, from Notes). */
+  'curate.sweepIntervalHours': number | null;
+  /** What the last cleaning sweep did. */
+  'curate.lastSweep': SweepSummary | null;
+  /** Note history entries kept per note (older ones are purged by retention; the newest always stay). */
+  'retention.historyPerNote': number;
+  /** What the last retention run removed. */
+  'retention.last': RetentionReport | null;
 }
 
 export const SETTING_DEFAULTS: SettingsShape = {
   'vault.id': null,
+  'vault.name': null,
   'vault.createdAt': null,
   'vault.deviceId': null,
   'vault.firstImportAt': null,
@@ -96,6 +108,10 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.reranker': null,
   'device.recall.flaggedLines': 'drop',
   'llm.choice': null,
+  'curate.sweepIntervalHours': 24,
+  'curate.lastSweep': null,
+  'retention.historyPerNote': 50,
+  'retention.last': null,
 };
 
 /**
@@ -120,6 +136,11 @@ export const DEVICE_SETTINGS: ReadonlySet<string> = new Set([
   'jobs.paused',
   'storage.persistRequested',
   'llm.choice',
+  // The sweep and retention run per device (their proposals, checkpoints and job queue are local).
+  'curate.sweepIntervalHours',
+  'curate.lastSweep',
+  'retention.historyPerNote',
+  'retention.last',
 ]);
 
 export function isDeviceSetting(key: string): boolean {

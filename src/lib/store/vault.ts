@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import type { HybridClock } from '../core/vaultfile/hlc';
 import type { StampedSection } from '../core/vaultfile/sections';
 import { openVaultClock } from './clock';
@@ -6,6 +7,8 @@ import { deleteRecords } from './delete-records';
 import { ImportsRepo } from './imports-repo';
 import { JobsRepo } from './jobs-repo';
 import { NotesRepo, type ChangeReason } from './notes-repo';
+import { ProposalsRepo } from './proposals-repo';
+import { ReadsRepo } from './reads-repo';
 import { DEFAULT_DB_NAME, VaultDb, type DbOptions } from './schema';
 import { SettingsRepo } from './settings-repo';
 import type { TxOptions } from './transaction';
@@ -15,6 +18,10 @@ export interface Vault {
   db: VaultDb;
   conversations: ConversationsRepo;
   notes: NotesRepo;
+  /** Reads recall wrote back and packages the person copied (notes and chunks). */
+  reads: ReadsRepo;
+  /** The cleaning sweep's proposals. */
+  proposals: ProposalsRepo;
   jobs: JobsRepo;
   imports: ImportsRepo;
   settings: SettingsRepo;
@@ -40,10 +47,17 @@ export async function openVault(
     db,
     conversations: new ConversationsRepo(db, tx),
     notes: new NotesRepo(db, () => clock.stamp(), tx),
+    reads: new ReadsRepo(db, tx),
+    proposals: new ProposalsRepo(db, tx),
     jobs: new JobsRepo(db, tx),
     imports: new ImportsRepo(db, tx),
     settings,
     clock,
     deleteRecords: (table, ids, reason) => deleteRecords({ db, stamp: () => clock.stamp(), tx }, table, ids, reason),
   };
+}
+
+/** Deletes a vault's database whole (the registry entry and saved indexes are the caller's). */
+export async function deleteVaultDatabase(name: string): Promise<void> {
+  await Dexie.delete(name);
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/lib/core/index/bm25';
 import { decodeBm25, encodeBm25 } from '../../../src/lib/core/index/bm25-codec';
+import { seededRng } from '../../factories/rng';
 
 /** Textbook BM25+ over token lists (Lucene idf), written for clarity to check the index against. */
 function reference(docs: ReadonlyMap<string, string[]>, query: string[], k1 = 1.2, b = 0.75, delta = 1) {
@@ -62,6 +63,33 @@ describe('Bm25Index', () => {
         expectMatchesReference(classic, new Map(entries), query, 0);
       }),
     );
+  });
+
+  it('returns a correct top k with pruning: common words left for last cannot hide a better document', () => {
+    const rng = seededRng(9);
+    const common = ['moss', 'stone', 'pond'];
+    const rare = ['lantern', 'gravel', 'maple', 'tea', 'rake', 'koi', 'bridge', 'pine'];
+    const docs = new Map<string, string[]>();
+    for (let i = 0; i < 3000; i++) {
+      const tokens: string[] = [];
+      for (const word of common) for (let n = Math.floor(rng() * 3); n > 0; n--) tokens.push(word);
+      if (rng() < 0.02) tokens.push(rare[Math.floor(rng() * rare.length)]!);
+      if (tokens.length === 0) tokens.push('water');
+      docs.set(`d${i}`, tokens);
+    }
+    const index = new Bm25Index({}, split);
+    for (const [id, tokens] of docs) index.add(id, tokens.join(' '));
+    for (const query of [['lantern', 'moss', 'stone'], ['koi', 'pine', 'pond', 'moss'], ['moss', 'stone', 'pond'], ['tea']]) {
+      for (const k of [1, 5, 10]) {
+        const expected = reference(docs, query);
+        const hits = index.searchTerms(query, k);
+        expect(hits.length).toBe(Math.min(k, expected.size));
+        for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.id)!, 4);
+        const kth = hits[hits.length - 1]!.score;
+        const returned = new Set(hits.map((h) => h.id));
+        for (const [id, score] of expected) if (!returned.has(id)) expect(score).toBeLessThanOrEqual(kth + 1e-4);
+      }
+    }
   });
 
   it('never returns a removed document, and scores exactly again after compaction', () => {

@@ -36,7 +36,7 @@ export interface ExtractJobResult {
   summary: { words: number; method: 'llm' | 'extractive'; fallbackReason: VaultError | null } | null;
 }
 
-/** A session summary as stored (setting `extract.summary:<conversationId>`). */
+/** A session summary as stored (table `summaries`; a vault file carries it as the setting `extract.summary:<conversationId>`). */
 export interface StoredSummary {
   conversationId: string;
   text: string;

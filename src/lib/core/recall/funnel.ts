@@ -101,12 +101,13 @@ const bySimilarity = (a: DroppedCandidate, b: DroppedCandidate) =>
   (b.candidate.signals.vectorSimilarity ?? -1) - (a.candidate.signals.vectorSimilarity ?? -1) ||
   b.candidate.signals.rrf - a.candidate.signals.rrf;
 
-const EMPTY_MESSAGES: Record<HoldsNothing['emptyAt'], string> = {
+export const EMPTY_MESSAGES: Record<HoldsNothing['emptyAt'], string> = {
   retrieval: 'The vault holds nothing on this: no memory matched any word or meaning of the prompt.',
   floor: 'The vault holds nothing on this: every match was below the similarity floor.',
   relevance: 'The vault holds nothing on this: no memory holds enough of what the prompt is about.',
   subject: 'The vault holds nothing on this about the person it names.',
   'fit-gate': 'The vault holds nothing on this: the fit-gate judged every match off-topic.',
+  validity: 'The vault holds nothing on this that is still valid: every match stated a time that has passed.',
 };
 
 function holdsNothing(emptyAt: HoldsNothing['emptyAt'], misses: readonly DroppedCandidate[], why?: string): HoldsNothing {

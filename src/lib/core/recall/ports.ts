@@ -3,7 +3,8 @@
  * its BM25 index, its HNSW index and Dexie; tests implement them in memory. Every method is async so
  * an implementation may sit behind a worker boundary.
  */
-import type { Tier } from '../records';
+import type { ValidityHorizon } from '../curate/validity';
+import type { ConfidenceTier, Tier } from '../records';
 
 /** One lexical hit: a record id and its BM25 score (higher is better), best first. */
 export interface LexicalHit {
@@ -56,9 +57,13 @@ export interface CandidateRecord {
   tier: Tier;
   /** When the content came into being (ms since epoch). */
   createdAt: number;
-  /** Notes count reads; chunks have 0 / null. */
+  /** Reads written back by recall (notes and chunks). */
   accessCount: number;
   lastAccessedAt: number | null;
+  /** A note's accepted confidence tier (a promotion); absent: derived (confidence-tier.ts). */
+  confidenceTier?: ConfidenceTier;
+  /** The horizon a note states ("this week"); past it, the note leaves default retrieval. */
+  validity?: ValidityHorizon | null;
   conversationId: string | null;
   /** Title of the source conversation or resource, null when there is none. */
   sourceTitle: string | null;

@@ -85,7 +85,8 @@ export interface ScoredCandidate extends Candidate {
   rerank?: { score: number; blended: number; firstStage: number };
 }
 
-export type FunnelStage = 'width' | 'floor' | 'relevance' | 'fit-gate' | 'dedup' | 'token-cap';
+/** `validity`: a note whose stated horizon ("this week", "until May 3") has passed (core/curate/validity.ts). */
+export type FunnelStage = 'width' | 'floor' | 'relevance' | 'fit-gate' | 'dedup' | 'token-cap' | 'validity';
 
 export interface DroppedCandidate {
   candidate: ScoredCandidate;
@@ -115,14 +116,15 @@ export interface TokenCapStatus {
 
 /** "The vault holds nothing on this": no padding, only the closest misses and why they missed. */
 export interface HoldsNothing {
-  emptyAt: 'retrieval' | 'floor' | 'relevance' | 'subject' | 'fit-gate';
+  emptyAt: 'retrieval' | 'floor' | 'relevance' | 'subject' | 'fit-gate' | 'validity';
   message: string;
   closestMisses: DroppedCandidate[];
 }
 
-/** One read to write back (batched, non-blocking) so reading a note extends its life. */
+/** One read to write back (batched, non-blocking) so reading a note or a chunk extends its life. */
 export interface AccessWrite {
   id: string;
+  kind: 'note' | 'chunk';
   at: number;
 }
 

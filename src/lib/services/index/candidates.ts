@@ -3,6 +3,7 @@
  * packaging need (source title, dates, provenance tier). Anything no longer retrievable (a chunk of
  * a conversation that is not visible, a resource or note that is not kept) is left out.
  */
+import { validityHorizon } from '../../core/curate/validity';
 import type { CandidateRecord } from '../../core/recall/ports';
 import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord } from '../../core/records';
 import { countTokens } from '../../core/text/token-count';
@@ -31,8 +32,8 @@ function fromChunk(
     text: chunk.text,
     tier: chunk.tier,
     createdAt: chunk.createdAt,
-    accessCount: 0,
-    lastAccessedAt: null,
+    accessCount: chunk.accessCount ?? 0,
+    lastAccessedAt: chunk.lastAccessedAt ?? null,
     conversationId: chunk.conversationId,
     sourceTitle: conversation?.title ?? resource?.title ?? null,
     date: conversation?.createdAt ?? chunk.createdAt,
@@ -54,6 +55,8 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
     createdAt: note.createdAt,
     accessCount: note.accessCount,
     lastAccessedAt: note.lastAccessedAt,
+    ...(note.confidenceTier ? { confidenceTier: note.confidenceTier } : {}),
+    validity: validityHorizon(note.text, conversation?.createdAt ?? note.createdAt),
     conversationId: note.conversationId,
     sourceTitle: conversation?.title ?? note.title ?? null,
     date: note.createdAt,

@@ -49,6 +49,12 @@ export async function noteEntry(note: NoteRecord): Promise<DocEntry> {
   return { id: note.id, kind: 'note', hash: await sha256Hex(noteIndexText(note)), group: 0, at: note.keptAt ?? note.createdAt };
 }
 
+/** The reads and copies a chunk gathered: a re-chunk keeps them (they set its decay and promotion). */
+function readCounts(chunk: ChunkRecord): Partial<ChunkRecord> {
+  const { accessCount, lastAccessedAt, copyCount, lastCopiedAt } = chunk;
+  return Object.fromEntries(Object.entries({ accessCount, lastAccessedAt, copyCount, lastCopiedAt }).filter(([, v]) => v !== undefined));
+}
+
 /** Whether a re-chunked record says the same as the stored one (then it is not rewritten). */
 function sameChunk(a: ChunkRecord, b: ChunkRecord): boolean {
   return (
@@ -79,7 +85,7 @@ export async function diffChunks(
       continue;
     }
     if (old && (old.contextHash ?? old.contentHash) !== record.contextHash) change.stale.push(draft.id);
-    change.put.push(old ? { ...record, createdAt: old.createdAt } : record);
+    change.put.push(old ? { ...record, createdAt: old.createdAt, ...readCounts(old) } : record);
     change.current.push(record);
   }
   for (const id of before.keys()) if (!seen.has(id)) change.remove.push(id);

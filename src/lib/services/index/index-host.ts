@@ -12,11 +12,12 @@ import { EXTRACT_JOB } from '../../core/api/extract-api';
 import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus } from '../../core/api/index-api';
 import type { Llm } from '../../core/api/llm';
 import type { LlmInfo } from '../../core/api/llm-port';
-import { toVaultError } from '../../core/errors';
+import { err, toVaultError, vaultError, type Result } from '../../core/errors';
 import type { ModelLibrary, RerankerLibrary } from '../../models/model-library';
 import { JobRunner } from '../../store/job-runner';
 import type { Vault } from '../../store/vault';
 import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest';
+import { AgentTools } from '../agent/agent-tools';
 import { extractHandler } from '../extraction/extract-job';
 import { indexNeighbours } from '../extraction/index-neighbours';
 import { RemoteLlm } from '../llm/remote-llm';
@@ -41,6 +42,8 @@ export interface SavedChannel {
 export interface IndexHostPlatform {
   workerId: string;
   locks: LockManager | undefined;
+  /** The vault database this host serves: its leader lock, its workers' locks and its channel carry it. */
+  vaultDbName: string;
   openVault(): Promise<Vault>;
   cache: { manifests: ManifestStore; blobs: BlobStore };
   /** Cached and provided model files (browser only). */
@@ -68,7 +71,7 @@ export class IndexHost implements IndexApi {
   #notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly platform: IndexHostPlatform) {
-    this.#role = new LeaderRole(platform.locks);
+    this.#role = new LeaderRole(platform.locks, platform.vaultDbName);
     this.#breakers = new StageBreakers({ now: () => this.#now() });
     this.#started = this.#start();
     // The chosen reranker starts loading (downloading, the first time) as soon as the index is up.
@@ -106,7 +109,7 @@ export class IndexHost implements IndexApi {
         ...leader.handlers(),
         [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => this.#llm, breakers: this.#breakers }),
       },
-      holderAlive: workerAlive(this.platform.locks),
+      holderAlive: workerAlive(this.platform.locks, this.platform.vaultDbName),
       onChange: () => this.#notifySoon(),
     });
     leader.onQueued = () => this.#runner?.kick();
@@ -116,8 +119,10 @@ export class IndexHost implements IndexApi {
   }
 
   async #start(): Promise<Vault> {
-    await holdLock(this.platform.locks, workerLockName(this.platform.workerId));
+    await holdLock(this.platform.locks, workerLockName(this.platform.vaultDbName, this.platform.workerId));
     const vault = await this.platform.openVault();
+    if (vault.db.name !== this.platform.vaultDbName)
+      throw new Error(`The index host of ${this.platform.vaultDbName} was handed the vault ${vault.db.name}.`);
     try {
       if (await this.#role.tryLead()) await this.#lead(vault);
       else {
@@ -148,11 +153,9 @@ export class IndexHost implements IndexApi {
 
   /** The index work of the queue (extraction, on the same runner, reports its progress on the Inbox). */
   async #work(vault: Vault): Promise<IndexStatus['work']> {
-    const pending = await vault.db.jobs
-      .where('status')
-      .equals('pending')
-      .filter((j) => INDEX_TYPES.includes(j.type))
-      .count();
+    // From the index alone: a heavy import queues thousands of extraction jobs, and this runs on
+    // every status notification.
+    const pending = await vault.jobs.countOfTypes(INDEX_TYPES, 'pending');
     const snapshot = this.#runner ? await this.#runner.snapshot() : null;
     const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
     return { paused: this.#runner?.isPaused ?? false, running, pending };
@@ -229,7 +232,7 @@ export class IndexHost implements IndexApi {
     listener(await this.#currentStatus());
   }
 
-  async recall(...[request]: Parameters<IndexApi['recall']>): ReturnType<IndexApi['recall']> {
+  async #recallService(): Promise<RecallService> {
     const current = await this.#loaded();
     const { slot } = await this.#rerankerParts();
     if (this.#recaller === null) {
@@ -244,7 +247,23 @@ export class IndexHost implements IndexApi {
           current.parts.notices.add('store/failed', `Could not record which notes recall read: ${toVaultError(error).message}`),
       });
     }
-    return this.#recaller.recall(request);
+    return this.#recaller;
+  }
+
+  async recall(...[request]: Parameters<IndexApi['recall']>): ReturnType<IndexApi['recall']> {
+    return (await this.#recallService()).recall(request);
+  }
+
+  async agentTool(name: string, args: unknown, vaultName: string): Promise<Result<unknown>> {
+    if (name === 'remember') return err(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.'));
+    const recaller = await this.#recallService();
+    const vault = await this.#started;
+    const tools = new AgentTools({
+      names: () => [vaultName],
+      get: async () => ({ name: vaultName, vault, recaller }),
+      remember: () => Promise.reject(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.')),
+    });
+    return tools.call(name, args);
   }
 
   async entityLinks(...[name, limit]: Parameters<IndexApi['entityLinks']>): ReturnType<IndexApi['entityLinks']> {

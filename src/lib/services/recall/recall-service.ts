@@ -23,6 +23,7 @@ import { AccessWriteBack } from './access-write-back';
 import { readSanitizer } from './read-sanitizer';
 import { PrefetchSession, type PrefetchOptions } from './prefetch-session';
 import { applyPins } from './recall-pins';
+import { dropExpired } from './recall-validity';
 import type { RecallSources } from './recall-sources';
 
 const isIntentClass = (value: string): value is IntentClass => (INTENT_CLASSES as readonly string[]).includes(value);
@@ -100,7 +101,7 @@ export class RecallService {
 
   constructor(
     private readonly sources: RecallSources,
-    vault: Pick<Vault, 'notes' | 'db'>,
+    vault: Pick<Vault, 'reads' | 'db'>,
     private readonly options: RecallServiceOptions = {},
   ) {
     this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
@@ -208,8 +209,8 @@ export class RecallService {
     }
     if (!outcome.ok) return outcome;
     if (recallOptions.signal?.aborted) return err(vaultError('recall/cancelled', 'A newer query replaced this one.'));
-    // A cached result is packaged and sanitized again here, like any other.
-    const result = await applyPins(outcome.value, query.pinned ?? [], store, now);
+    // A cached result is filtered by validity, packaged and sanitized again here, like any other.
+    const result = await applyPins(dropExpired(outcome.value, now), query.pinned ?? [], store, now);
     const assembled = assemblePackage(result.items, {
       window: target.window,
       ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
