@@ -39,6 +39,11 @@ export interface SweepDeps {
   scan?: ScanOptions;
 }
 
+/** The job's confirmation by default: term similarity, then the lexical embedder's cosine (what the measurement chose). */
+export function defaultSweepScan(): ScanOptions {
+  return { vectors: { of: (text) => lexicalVector(text), threshold: NEAR_DUPLICATE_THRESHOLD.lexical } };
+}
+
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function readNotes(vault: Vault, ctx: JobContext): Promise<NoteRecord[] | null> {
@@ -114,9 +119,7 @@ async function scanAll(
 export function sweepHandler(deps: SweepDeps): JobHandler {
   const { vault } = deps;
   const now = deps.now ?? Date.now;
-  const scanOptions: ScanOptions = deps.scan ?? {
-    vectors: { of: (text) => lexicalVector(text), threshold: NEAR_DUPLICATE_THRESHOLD.lexical },
-  };
+  const scanOptions: ScanOptions = deps.scan ?? defaultSweepScan();
   return async (ctx) => {
     const payload = (ctx.job.payload ?? {}) as SweepJobPayload;
     const sweepId = payload.sweepId ?? newId('sweep');
