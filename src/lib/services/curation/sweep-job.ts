@@ -57,7 +57,7 @@ async function readNotes(vault: Vault, ctx: JobContext): Promise<NoteRecord[] | 
     );
     if (page.length === 0) return notes;
     after = page[page.length - 1]!.id;
-    for (const note of page) if (note.tier !== 'resource') notes.push(note);
+    for (const note of page) if (note.tier !== 'resource' && note.tier !== 'web') notes.push(note);
     ctx.progress(notes.length, 0, 'notes read');
     await yieldToLoop();
   }
