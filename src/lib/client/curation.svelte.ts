@@ -57,10 +57,7 @@ export class SweepController {
       ),
       watch(
         (views) => views.sweepState(),
-        (state) => {
-          this.state = state;
-          if (state.active) this.queueing = false;
-        },
+        (state) => (this.state = state),
         'reading the cleaning sweep',
       ),
     ];
@@ -89,11 +86,15 @@ export class SweepController {
   async sweepNow(): Promise<void> {
     if (this.running) return;
     this.queueing = true;
-    const ok = await this.run('starting the cleaning sweep', async () => {
-      await pipeline().enqueue(curateSweepJob('on-demand'));
-      return 'The cleaning sweep is queued; its proposals appear here when it finishes.';
-    });
-    if (!ok) this.queueing = false;
+    try {
+      await this.run('starting the cleaning sweep', async () => {
+        await pipeline().enqueue(curateSweepJob('on-demand'));
+        return 'The cleaning sweep is queued; its proposals appear here when it finishes.';
+      });
+    } finally {
+      // From here the view's queued or running job says whether it runs (it may have finished already).
+      this.queueing = false;
+    }
   }
 
   /** Applies a proposal (`confirmed` must be true for a deletion). */
