@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { ImportPage } from './pages/import';
 import { InboxPage } from './pages/inbox';
 
@@ -11,6 +12,12 @@ const TRANSCRIPT = [
   'User: Yes. So to confirm, I decided to prune the courtyard maple in late February with sharp bypass pruners.',
   'Assistant: Good plan.',
 ].join('\n');
+
+/** Serious or critical WCAG 2.1 A/AA violations on the page as it is (a11y.spec.ts's rule set). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+}
 
 const FIRST = "I've decided to prune the courtyard maple in late February with sharp bypass pruners.";
 // The second candidate comes out shortened ("repaired"); edited back to the full statement before it is kept.
@@ -75,6 +82,8 @@ test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then
   await expect(sweep.getByTestId('sweep-running')).toHaveCount(0);
   await expect(sweep.getByTestId('sweep-now')).toBeEnabled();
 
+  expect(await seriousViolations(page)).toEqual([]);
+
   // Apply: one of the two is archived and linked to the other.
   await proposal.getByTestId('sweep-apply').click();
   await expect(sweep.getByTestId('sweep-proposal')).toHaveCount(0);
@@ -91,6 +100,8 @@ test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then
   await expect(sweepCheckpoint).toHaveCount(1);
   await expect(sweepCheckpoint).toContainText('Before applying the cleaning sweep');
   await sweepCheckpoint.getByTestId('checkpoint-rollback').click();
+  await expect(sweepCheckpoint.getByTestId('checkpoint-confirm')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   await sweepCheckpoint.getByTestId('checkpoint-confirm').click();
   await expect(checkpoints.getByTestId('checkpoint-outcome')).toContainText('Rolled back to');
   await expect(sweepCheckpoint).toHaveAttribute('data-state', 'rolled-back');
