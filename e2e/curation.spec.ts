@@ -99,9 +99,15 @@ test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then
   const sweepCheckpoint = checkpoints.locator('[data-testid="checkpoint"][data-reason="sweep"]');
   await expect(sweepCheckpoint).toHaveCount(1);
   await expect(sweepCheckpoint).toContainText('Before applying the cleaning sweep');
-  await sweepCheckpoint.getByTestId('checkpoint-rollback').click();
-  await expect(sweepCheckpoint.getByTestId('checkpoint-confirm')).toBeVisible();
+  // The confirmation takes focus (on Cancel), Escape closes it and focus returns to the button.
+  const rollback = sweepCheckpoint.getByTestId('checkpoint-rollback');
+  await rollback.click();
+  await expect(sweepCheckpoint.getByTestId('checkpoint-confirm-cancel')).toBeFocused();
   expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(sweepCheckpoint.getByTestId('checkpoint-confirm-dialog')).toHaveCount(0);
+  await expect(rollback).toBeFocused();
+  await page.keyboard.press('Enter');
   await sweepCheckpoint.getByTestId('checkpoint-confirm').click();
   await expect(checkpoints.getByTestId('checkpoint-outcome')).toContainText('Rolled back to');
   await expect(sweepCheckpoint).toHaveAttribute('data-state', 'rolled-back');
