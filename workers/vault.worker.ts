@@ -4,6 +4,7 @@ import '../src/lib/trusted-types';
 import { version } from '../package.json';
 import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
 import { VaultRegistry } from '../src/lib/store/vault-registry';
+import { CurationService } from '../src/lib/services/notes/curation-service';
 import { NotesService } from '../src/lib/services/notes/notes-service';
 import { PreferencesService } from '../src/lib/services/notes/preferences-service';
 import { createVaultFileService } from '../src/lib/services/vault-file/vault-file-service';
@@ -43,6 +44,7 @@ exposeApis([
   },
   createVaultFileService(opening, { appVersion: version, locks, syncFileName }),
   new NotesService(vault),
+  new CurationService(vault, { locks }),
   new PreferencesService(vault),
   new VaultsService({ boundDbName: dbName, locks, registry }),
 ]);

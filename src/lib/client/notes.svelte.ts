@@ -1,6 +1,4 @@
 import { liveQuery, type Subscription } from 'dexie';
-import { planSweep, type SweepProposal } from '../core/curate/sweep';
-import { sweepInputFrom } from '../core/curate/sweep-input';
 import type { HistoryRecord, NoteRecord } from '../core/records';
 import { vaultViews } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
@@ -11,9 +9,8 @@ export type { NotesFilter } from './notes-view';
 
 /**
  * The Notes screen's state: live notes (kept by default; archived and superseded, discarded),
- * a search over them, the selected note's history with undo for every entry, and the cleaning
- * sweep's proposals (computed from the notes on this page; applied only when the person accepts,
- * deletions only after a confirmation).
+ * a search over them, and the selected note's history with undo for every entry. The cleaning
+ * sweep's stored proposals and the pins are curation.svelte.ts.
  */
 export class NotesController {
   all = $state<NoteRecord[]>([]);
@@ -27,7 +24,6 @@ export class NotesController {
   private historySubscription: Subscription | null = null;
 
   readonly shown = $derived(filterNotes(this.all, this.filter, this.query));
-  readonly proposals = $derived(this.loaded ? planSweep(sweepInputFrom(this.all, Date.now())) : []);
 
   start(): void {
     if (this.subscription) return;
@@ -79,14 +75,6 @@ export class NotesController {
   /** Restores the note to its exact state before that change (the undo is itself in the history). */
   undo(historyId: string): Promise<void> {
     return this.run('undoing a change', () => vaultWorker().call('undo', [[historyId]]));
-  }
-
-  /** Applies a sweep proposal's changes (a prune must come with the person's confirmation). */
-  accept(proposal: SweepProposal, confirmed = false): Promise<void> {
-    return this.run('applying a curation proposal', async () => {
-      if (proposal.needsConfirmation && !confirmed) return;
-      await vaultWorker().call('applyChanges', [$state.snapshot(proposal.changes) as typeof proposal.changes, 'curator']);
-    });
   }
 }
 

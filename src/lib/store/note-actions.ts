@@ -57,7 +57,10 @@ export async function applyNoteChanges(vault: Vault, proposed: readonly NoteChan
           await db.notes.put(after);
           history[i] = { ...history[i]!, after };
         } else {
-          if (writer) await writer.logRows(db.tombstones as never, 'tombstones', [['notes', change.recordId]]);
+          // One get, not logRows' bulkGet: a bulkGet on the compound key ended this transaction under
+          // fake-indexeddb ("Transaction has already completed"), so no deletion could be applied.
+          if (writer)
+            await writer.log('tombstones', ['notes', change.recordId], (await db.tombstones.get(['notes', change.recordId])) ?? null);
           await db.notes.delete(change.recordId);
           await db.tombstones.put({ table: 'notes', id: change.recordId, hlc: vault.clock.stamp(), deletedAt: options.now });
         }

@@ -7,6 +7,7 @@
 import type { NoteChange } from '../curate/changes';
 import type { Category } from '../extract/units';
 import type { HistoryActor } from '../records';
+import type { CurationApi } from './curate-api';
 import type { VaultFileApi } from './vault-file';
 import type { VaultsApi } from './vaults';
 
@@ -69,4 +70,4 @@ export interface PreferencesApi {
   setPreference(key: PreferenceKey, value: unknown): Promise<void>;
 }
 
-export interface VaultApi extends VaultFileApi, NotesApi, PreferencesApi, VaultsApi {}
+export interface VaultApi extends VaultFileApi, NotesApi, PreferencesApi, VaultsApi, CurationApi {}

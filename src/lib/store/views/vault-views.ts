@@ -4,19 +4,30 @@
  * screen can write: writes go through the workers (the import worker for conversations, the vault
  * worker for notes and settings), which hold the locks and roll back interrupted work.
  */
-import type { ConversationRecord, HistoryRecord, ImportRecord, MessageRecord, NoteRecord } from '../../core/records';
+import type { CheckpointRecord, ConversationRecord, HistoryRecord, ImportRecord, MessageRecord, NoteRecord } from '../../core/records';
 import type { MarkdownInput } from '../../core/markdown/pages';
 import type { SettingsShape } from '../settings-repo';
 import type { VaultEntry } from '../../core/api/vaults';
 import { openVault, type Vault } from '../vault';
 import { VaultRegistry } from '../vault-registry';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
+import {
+  readCheckpoints,
+  readPendingProposals,
+  readRetention,
+  readSweepState,
+  type ProposalGroup,
+  type RetentionView,
+  type SweepState,
+} from './curation-view';
 import { readExtractionProgress, type ExtractionProgress } from './extraction-view';
 import { readInbox, type InboxGroup } from './inbox-view';
 import { loadMarkdownInput } from './markdown-view';
 import { readOverview, type ArchiveOverview } from './overview-view';
 
 export type { ConversationInsight } from './conversation-insight';
+export type { ProposalGroup, RetentionView, SweepState } from './curation-view';
+export { PROPOSAL_ORDER } from './curation-view';
 export type { ExtractionProgress } from './extraction-view';
 export type { InboxGroup, InboxItem } from './inbox-view';
 export type { ArchiveOverview } from './overview-view';
@@ -90,6 +101,26 @@ export class VaultViews {
   /** The Overview screen: the archive by month, its topics and the subjects' thread maps. */
   overview(): Promise<ArchiveOverview> {
     return readOverview(this.vault);
+  }
+
+  /** The cleaning sweep's pending proposals, grouped by type (the Notes screen). */
+  pendingProposals(): Promise<ProposalGroup[]> {
+    return readPendingProposals(this.vault);
+  }
+
+  /** Whether a cleaning sweep is queued or running, and what the last one did. */
+  sweepState(): Promise<SweepState> {
+    return readSweepState(this.vault);
+  }
+
+  /** Checkpoints, newest first (Settings: roll the vault back). */
+  checkpoints(): Promise<CheckpointRecord[]> {
+    return readCheckpoints(this.vault);
+  }
+
+  /** The last retention report and the rows each table holds (Settings). */
+  retention(): Promise<RetentionView> {
+    return readRetention(this.vault);
   }
 
   /** What the Markdown export writes: kept notes and the conversations they came from. */
