@@ -4,16 +4,23 @@ import { evalObservationCoverage, type ObservationEvalReport } from '../../lib/c
 import { locomoSessions } from '../../lib/core/extract/locomo';
 import { UsageError, type Command } from '../command';
 import { EVAL_LOCOMO_USAGE, runEvalLocomo } from '../recall/eval-locomo-command';
+import { EVAL_LABELLED_USAGE, runEvalLabelled } from './eval-labelled';
+import { optionValues } from './import';
 
-/** Evaluations against LoCoMo (kept in ../shared/data; never bundled). */
+/** Evaluations against LoCoMo (kept in ../shared/data; never bundled) and the labelled extraction corpus. */
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate extraction or recall quality on a LoCoMo file.',
-  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LOCOMO_USAGE}`,
+  summary: 'Evaluate extraction (LoCoMo coverage or the labelled corpus) or recall quality.',
+  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LABELLED_USAGE} | ${EVAL_LOCOMO_USAGE}`,
   async run(argv) {
-    const [what, file] = argv.filter((a) => !a.startsWith('--'));
+    const [what] = argv.filter((a) => !a.startsWith('--'));
     if (what === 'locomo') return runEvalLocomo(argv);
     if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');
+    const options = optionValues(argv, ['--labelled']);
+    if (options.missing) throw new UsageError(`${options.missing} needs a folder.`);
+    const labelled = options.values['--labelled'];
+    if (labelled !== undefined) return runEvalLabelled(labelled, { errors: argv.includes('--errors') });
+    const [, file] = options.rest.filter((a) => !a.startsWith('--'));
     if (!file) throw new UsageError('Give the LoCoMo JSON file to evaluate on.');
     const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
     const { sessions, skippedSamples } = locomoSessions(data);
