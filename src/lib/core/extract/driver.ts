@@ -100,7 +100,7 @@ export async function extractConversation(messages: readonly ExtractionMessage[]
       }
     }
     const extractor: ExtractorName = raw ? 'llm' : 'rule-based';
-    const proposed = raw ?? ruleBasedUnits(window);
+    const proposed = raw ?? ruleBasedUnits(window, messages);
     const citable = window.messages.filter((m) => !m.context);
     const roles = new Map<string, Role>(citable.map((m) => [m.id, m.role]));
     const result = validateUnits(proposed, { roles });

@@ -1,75 +1,142 @@
-import { ACTION, CONSTRAINT, DECISION, HEDGE, LEADING_FILLER, PLEASANTRY, SUGGESTION } from './cues';
-import { splitSentences } from './sentences';
-import { compressUnitText, splitClaims } from './unit-text';
-import { MAX_UNIT_WORDS, wordCount, type Category, type RawUnit, type UnitKind } from './units';
-import type { ExtractionWindow, WindowMessage } from './windows';
+import { proseSentences } from '../text/sentences';
+import { adoptionOf, suggestion, type Suggestion } from './adoption';
+import { kindForCategory } from './category-match';
+import { classifyClause, isVerbless, topicText, type Classified, type ClauseContext } from './classify';
+import { DECISION, LEADING_FILLER, OPTION_LIST } from './cues';
+import { cleanSentence, isCodeLike, isNoise, stripAcknowledgement } from './noise';
+import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text';
+import type { Category, ExtractionMessage, RawUnit } from './units';
+import type { ExtractionWindow } from './windows';
 import { contentWords } from './words';
 
+export { isNoise } from './noise';
+
 /**
- * The extractor used when no LLM is available. Per sentence of each cited message: drop pleasantries,
- * classify by cue phrases (question, decision, constraint, action, suggestion, hedge), trim filler,
- * split over-long sentences at clause boundaries. Decisions are proposed only for user messages.
- * Its output goes through the same validator as an LLM's.
+ * The extractor used when no LLM is available. Per message: sentences (code, placeholders, links
+ * and ids left out), acknowledgements and small talk dropped, clauses classified by the labelling
+ * rules (`classify.ts`), a user's short reply that takes the assistant's suggestion made a Decision
+ * citing the user's turn (`adoption.ts`), and every clause over fifteen words split into several
+ * units, never cut. Its output goes through the same validator as an LLM's.
  */
+const DECIDED_PREFIX =
+  /^(?:(?:we|i)(?:'ve| have)? decided|decided|(?:final )?decision|(?:ok,? )?(?:here's|here is) the plan|the plan is|plan)\s*:\s*/iu;
 
-/** Assistant turns that address the person rather than state anything ("Would you like me to...?"). */
-const ASSISTANT_NOISE =
-  /^(?:would you like|do you want|shall i|should i|can i help|let me know|feel free|i hope this helps|here(?:'s| is| are)|sure|certainly|great question)/iu;
-
-/** True for a sentence with no unit of meaning (pleasantries, assistant small talk). */
-export function isNoise(sentence: string, role: WindowMessage['role']): boolean {
-  if (role === 'assistant' && ASSISTANT_NOISE.test(sentence)) return true;
-  const withoutPleasantries = sentence.replace(new RegExp(PLEASANTRY.source, 'giu'), ' ');
-  return contentWords(withoutPleasantries).length < 2;
+/** One clause in minimum viable language: leading filler gone, "!" made a full stop. */
+function tidy(clause: string): string {
+  return clause.replace(LEADING_FILLER, '').replace(/!+/gu, '.').replace(/\s+/gu, ' ').trim();
 }
 
-interface Classified {
-  kind: UnitKind;
-  category: Category;
+/** What an assistant message offers: its Ideas, and its other statements (options named in passing). */
+export interface Offer {
+  suggestions: Suggestion[];
+  statements: Suggestion[];
 }
 
-function classify(sentence: string, role: WindowMessage['role'], hedged: boolean): Classified {
-  const isUser = role === 'user';
-  if (/\?\s*$/u.test(sentence)) return { kind: 'question', category: 'Open Questions' };
-  if (hedged) return { kind: 'claim', category: 'Provisional/Exploratory' };
-  if (isUser && DECISION.test(sentence)) return { kind: 'decision', category: 'Decisions' };
-  if (CONSTRAINT.test(sentence)) return { kind: 'constraint', category: 'Constraints' };
-  if (isUser && ACTION.test(sentence)) return { kind: 'action-item', category: 'Action Items' };
-  if (!isUser && SUGGESTION.test(sentence)) return { kind: 'claim', category: 'Ideas' };
-  return { kind: 'fact', category: 'Facts' };
+const ASSISTANT: ClauseContext = { role: 'assistant', firstUserTurn: false, decidedSentence: false };
+
+/** The assistant message's suggestions and statements, in order: what a user's "let's do that" can point at. */
+export function offerOf(text: string): Offer {
+  const offer: Offer = { suggestions: [], statements: [] };
+  for (const sentence of proseSentences(text)) {
+    const cleaned = stripAcknowledgement(cleanSentence(sentence));
+    if (!cleaned || isNoise(cleaned, 'assistant')) continue;
+    const ctx = { ...ASSISTANT, optionList: OPTION_LIST.test(cleaned) };
+    for (const clause of clausesOf(cleaned)) {
+      const category = classifyClause(clause, ctx)?.category;
+      if (category === 'Ideas') offer.suggestions.push(suggestion(tidy(clause)));
+      else if (category) offer.statements.push(suggestion(tidy(clause)));
+    }
+  }
+  return offer;
 }
 
-/** One sentence in minimum viable language: filler trimmed, "!" made a full stop. */
-function tidy(sentence: string): string {
-  return sentence.replace(LEADING_FILLER, '').replace(/!+/gu, '.').replace(/\s+/gu, ' ').trim();
+export function suggestionsOf(text: string): Suggestion[] {
+  return offerOf(text).suggestions;
 }
 
-/** Single claims of at most `MAX_UNIT_WORDS` words where the clause structure allows; the validator judges the rest. */
-function pieces(sentence: string): string[] {
-  return splitClaims(sentence).flatMap((claim) => {
-    if (wordCount(claim) <= MAX_UNIT_WORDS) return [claim];
-    const compressed = compressUnitText(claim);
-    if (wordCount(compressed) <= MAX_UNIT_WORDS) return [compressed];
-    const commaParts = compressed.split(/,\s+/u);
-    return commaParts.length > 1 && commaParts.every((p) => wordCount(p) >= 3) ? commaParts : [compressed];
+const NO_OFFER: Offer = { suggestions: [], statements: [] };
+
+function clausesOf(sentence: string): string[] {
+  return splitList(sentence).flatMap((item) => splitClauses(item).flatMap((clause) => splitSplices(clause)));
+}
+
+/** Too little to be a unit, unless it is the person's decision in a word ("Going with Dexie."). */
+function isDroppable(clause: string, role: ExtractionMessage['role']): boolean {
+  if (!isNoise(clause, role)) return false;
+  return !(role === 'user' && DECISION.test(clause) && contentWords(clause).length > 0);
+}
+
+interface MessageContext {
+  firstUserTurn: boolean;
+  offer: Offer;
+}
+
+/** A piece of a split clause keeps the clause's category unless its own words say otherwise (a cue beyond "fact"). */
+function pieceCategory(piece: string, whole: Classified, ctx: ClauseContext): Category {
+  if (ctx.decidedSentence) return whole.category;
+  const own = classifyClause(piece, ctx);
+  return own && own.cue !== 'fact' ? own.category : whole.category;
+}
+
+function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, offer: Offer): RawUnit[] {
+  let classified: Classified | null = isDroppable(clause, message.role) ? null : classifyClause(clause, ctx);
+  let text = tidy(clause);
+  if (message.role === 'user' && (classified === null || classified.category === 'Decisions' || classified.category === 'Facts')) {
+    const adopted = adoptionOf({
+      clause: text,
+      suggestions: offer.suggestions,
+      statements: offer.statements,
+      explicit: classified?.category === 'Decisions',
+      verbless: isVerbless(text.replace(/\s+(?:since|because)\s+.*$/iu, '')),
+    });
+    if (adopted) {
+      classified = { category: 'Decisions', cue: 'adoption' };
+      text = tidy(adopted.text);
+    }
+  }
+  if (classified === null || !text) return [];
+  if (classified.category === 'Topics') text = topicText(text);
+  const pieces = splitToLimit(text);
+  const whole = classified;
+  return pieces.map((piece) => {
+    const category = pieces.length > 1 && whole.cue !== 'adoption' ? pieceCategory(piece, whole, ctx) : whole.category;
+    return { kind: kindForCategory(category), category, text: piece, sourceMessageIds: [message.id] };
   });
 }
 
-export function ruleBasedUnits(window: ExtractionWindow): RawUnit[] {
+export function messageUnits(message: ExtractionMessage, context: MessageContext): RawUnit[] {
+  const units: RawUnit[] = [];
+  for (const raw of proseSentences(message.text)) {
+    const sentence = cleanSentence(raw);
+    if (!sentence || isCodeLike(sentence)) continue;
+    const decidedSentence = message.role === 'user' && DECIDED_PREFIX.test(sentence);
+    const body = stripAcknowledgement(sentence.replace(DECIDED_PREFIX, ''));
+    if (!body) continue;
+    const optionList = message.role === 'assistant' && OPTION_LIST.test(body);
+    const ctx: ClauseContext = { role: message.role, firstUserTurn: context.firstUserTurn, decidedSentence, optionList };
+    for (const clause of clausesOf(body)) units.push(...unitsOfClause(clause, message, ctx, context.offer));
+  }
+  return units;
+}
+
+/**
+ * Units of a window's citable messages. `conversation` (the whole thread, in order) gives each
+ * message its neighbours across window edges: the assistant message a user reply answers, and
+ * whether this is the person's first message.
+ */
+export function ruleBasedUnits(window: ExtractionWindow, conversation?: readonly ExtractionMessage[]): RawUnit[] {
+  const thread = conversation ?? window.messages;
+  const firstUser = thread.find((m) => m.role === 'user')?.id;
+  const position = new Map<string, number>();
+  thread.forEach((m, i) => {
+    if (!position.has(m.id)) position.set(m.id, i);
+  });
   const units: RawUnit[] = [];
   for (const message of window.messages) {
     if (message.context) continue;
-    for (const raw of splitSentences(message.text)) {
-      const sentence = tidy(raw);
-      if (!sentence || isNoise(sentence, message.role)) continue;
-      const hedged = HEDGE.test(sentence);
-      for (const piece of pieces(sentence)) {
-        const text = tidy(piece);
-        if (isNoise(text, message.role)) continue;
-        const { kind, category } = classify(text, message.role, hedged && !/\?\s*$/u.test(text));
-        units.push({ kind, category, text, sourceMessageIds: [message.id] });
-      }
-    }
+    const before = thread[(position.get(message.id) ?? 0) - 1];
+    const offer = message.role === 'user' && before?.role === 'assistant' ? offerOf(before.text) : NO_OFFER;
+    units.push(...messageUnits(message, { firstUserTurn: message.id === firstUser, offer }));
   }
   return units;
 }

@@ -1,0 +1,81 @@
+import type { Role } from '../records';
+import { PLEASANTRY } from './cues';
+import { contentWords } from './words';
+
+/**
+ * What is never a unit: placeholders (`[image: file-...]`), bare ids, links, code-only lines,
+ * pleasantries and acknowledgements, and the assistant's small talk (offers, check-ins,
+ * signposting, praise of the person's choice, questions back to the person).
+ */
+const PLACEHOLDER = /\[(?:image|file|attachment|audio|video|photo|screenshot|pdf|document|sticker|gif)\b[^\]]*\]/giu;
+const URL = /\b(?:https?:\/\/|www\.)\S+/giu;
+/** Long machine ids: UUIDs, hex digests, and tokens of 16+ characters mixing letters and digits (`file-Q7mR2vXk9LpT4sNa8WcE1y`). */
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/giu;
+const HEX = /\b[0-9a-f]{12,}\b/giu;
+const TOKEN_ID = /(?<![\p{L}\p{N}])(?:[a-z]+[-_])?(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}(?![\p{L}\p{N}])/gu;
+
+/** The sentence without placeholders, links and bare ids (inline code keeps its text). */
+export function cleanSentence(sentence: string): string {
+  return sentence
+    .replace(PLACEHOLDER, ' ')
+    .replace(URL, ' ')
+    .replace(UUID, ' ')
+    .replace(TOKEN_ID, ' ')
+    .replace(HEX, ' ')
+    .replace(/\s+([.,;:!?])/gu, '$1')
+    .replace(/\s{2,}/gu, ' ')
+    .replace(/^[\s,;:.–—-]+/u, '')
+    .trim();
+}
+
+const COMMAND =
+  /^(?:\$\s|>>>\s|(?:npm|npx|pnpm|yarn|pip|pip3|git|cd|sudo|apt|apt-get|brew|docker|kubectl|curl|wget|cargo|go|python3?|node)\s)/u;
+const CODE_START =
+  /^(?:select|create|insert|update|delete|drop|alter)\s.+(?:from|table|index|into|set|where)\b|^(?:import|export|const|let|var|function|def|fn|class|return|#include|public|private)\s/iu;
+
+/** A line that is code, a shell command or raw data rather than prose. */
+export function isCodeLike(sentence: string): boolean {
+  const s = sentence.trim();
+  if (/^`[^`]+`[.!?]?$/u.test(s)) return true;
+  if (COMMAND.test(s) || CODE_START.test(s)) return true;
+  // CSV rows and identifiers lists: commas without spaces.
+  if (/^[^\s,]+(?:,[^\s,]*){2,}$/u.test(s)) return true;
+  const symbols = (s.match(/[{}()[\];=<>|&$\\]/gu) ?? []).length;
+  const letters = (s.match(/\p{L}/gu) ?? []).length;
+  return s.length > 0 && (letters / s.length < 0.45 || symbols / s.length > 0.12);
+}
+
+/** Acknowledgements and praise with nothing else in them, or as a prefix ("Good call: ..."). */
+const ACK =
+  /^(?:(?:ok(?:ay)?|k|sure|yes|yeah|yep|yup|no|nope|right|fine|perfect|great|good|nice|cool|done|agreed|exactly|true|fair|indeed|absolutely|definitely|excellent|awesome|brilliant|thanks?|thank you|cheers|lol|haha|hmm|wow|please|yes please|no thanks|no thank you|no way|of course|got it|i see|makes sense|that makes sense|fair enough|love it|sounds (?:good|great|right|fine|perfect|reasonable)|(?:that|this) (?:works|helps)(?: well)?|(?:that's|that is|this is|it's|sounds like|what a)?\s*(?:a |an )?(?:very |really )?(?:good|great|solid|nice|sound|reasonable|smart|fair|wise|excellent|perfect|lovely|clever) (?:plan|choice|idea|call|start|structure|balance|order|mix|range|catch|point|question|approach|decision|pick|one|option))(?:\s*[,.:;!-]+\s*|\s*$))+/iu;
+
+/** The assistant talking about the conversation rather than its subject. */
+const ASSISTANT_SMALL_TALK =
+  /^(?:would you like|do you want|want me to|shall i|should i|can i help|i can (?:help|draft|write|make|prepare|put together)|let me know|feel free|i hope (?:this|that) helps|hope (?:this|that) helps|happy to help|here(?:'s| is| are)\b|below (?:is|are)\b|the following\b|sure\b|certainly\b|great question|good question|have (?:a|an) (?:great|wonderful|nice|good|lovely|fantastic|fun|safe)\b|good luck|enjoy\b|congratulations|you're welcome|you are welcome|no problem|glad (?:to|i|it)|a few (?:options|ideas|things|tips)\b|(?:some|a couple of|three|two|four) (?:options|ideas|tips)\b)/iu;
+
+const TRAILING_ACK = /,\s*(?:no thanks|thanks|thank you|lol|haha|please|obviously|of course|done|fine|agreed|right|ok|okay)[.!]*$/iu;
+
+/** The leading (and trailing) acknowledgement of a sentence removed ("Good call: localStorage is..." -> "localStorage is..."). */
+export function stripAcknowledgement(sentence: string): string {
+  const m = ACK.exec(sentence);
+  if (m && m[0].length === sentence.length) return '';
+  const rest = m ? sentence.slice(m[0].length).trim() : sentence;
+  return rest.replace(TRAILING_ACK, '').trim();
+}
+
+const pleasantryFree = (s: string): string => s.replace(new RegExp(PLEASANTRY.source, 'giu'), ' ');
+
+/** True for a sentence with no unit of meaning in it (see the module comment). */
+export function isNoise(sentence: string, role: Role): boolean {
+  const cleaned = cleanSentence(sentence);
+  if (!cleaned || isCodeLike(cleaned)) return true;
+  const question = /\?\s*$/u.test(cleaned);
+  if (role === 'assistant' && (question || ASSISTANT_SMALL_TALK.test(cleaned))) return true;
+  const rest = stripAcknowledgement(cleaned);
+  if (!rest) return true;
+  const words = contentWords(pleasantryFree(rest)).length;
+  // A user's short question is still a question ("When should I prune it?"), "No piñata." still a choice;
+  // any other statement needs two content words.
+  const short = (question && role === 'user') || /^(?:so\s+)?(?:no|not|never)\s/iu.test(rest);
+  return words < (short ? 1 : 2);
+}
