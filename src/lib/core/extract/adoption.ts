@@ -22,8 +22,11 @@ const FRAME = /^(?:(?:for|in|at|on|with|after|before|during|once|when|if|as)\b[^
 /** Terms for comparing a reply with a suggestion: "Wi-Fi" and "wifi" are one word. */
 const termsOf = (text: string): Set<string> => contentWordSet(text.replace(/(?<=\p{L})-(?=\p{L})/gu, ''));
 
+/** A purpose or reason after the suggestion ("so devices don't cling to it") is not part of what is adopted. */
+const PURPOSE = /,?\s+(?:so that|so|because|since)\s+.*$/iu;
+
 export function suggestion(text: string): Suggestion {
-  const stripped = text.replace(LEAD_IN, '').replace(FRAME, '').replace(LEAD_IN, '').trim();
+  const stripped = text.replace(LEAD_IN, '').replace(FRAME, '').replace(LEAD_IN, '').replace(PURPOSE, '').trim();
   const body = stripped ? stripped.charAt(0).toUpperCase() + stripped.slice(1) : text;
   return { text: body, terms: termsOf(body) };
 }
@@ -57,6 +60,28 @@ function ordinalPick(clause: string, suggestions: readonly Suggestion[]): Sugges
   const key = (m[1] ?? m[2] ?? '').toLowerCase();
   if (key === 'last') return suggestions.at(-1) ?? null;
   return suggestions[ORDINAL[key] ?? -1] ?? null;
+}
+
+/**
+ * The run of content words around the chosen terms in a statement: the option's full name
+ * ("2020 Yaris Hybrid", "glow-in-the-dark star pack"), or null when the terms are far apart.
+ */
+export function namedSpan(text: string, chosen: readonly string[]): string | null {
+  const words = text.split(/\s+/u).filter(Boolean);
+  const bare = words.map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+  const hits = bare.flatMap((w, i) => (chosen.some((t) => termsOf(w).has(t)) ? [i] : []));
+  if (hits.length === 0) return null;
+  const stop = (i: number): boolean => !bare[i] || (contentWordSet(bare[i]!).size === 0 && !/^\p{N}/u.test(bare[i]!));
+  let from = Math.min(...hits);
+  let to = Math.max(...hits);
+  if (to - from > 4) return null;
+  while (from > 0 && !stop(from - 1) && !/[,.;:!?)]$/u.test(words[from - 1]!) && !/[(]/u.test(words[from]!)) from -= 1;
+  while (to < words.length - 1 && !stop(to + 1) && !/[,.;:!?(]$/u.test(words[to]!) && !/^[(]/u.test(words[to + 1]!)) to += 1;
+  const span = words
+    .slice(from, to + 1)
+    .join(' ')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  return span ? span.charAt(0).toUpperCase() + span.slice(1) : null;
 }
 
 export interface Adoption {
@@ -96,7 +121,7 @@ export function adoptionOf(input: AdoptionInput): Adoption | null {
   // A question, a hedge, someone else's choice or a refusal ("No yeast.") takes nothing.
   if (/\?\s*$/u.test(clause) || HEDGE.test(clause) || REPORTED.test(clause) || negated(clause)) return null;
   const { suggestions } = input;
-  const main = clause.replace(REASON, '');
+  const main = clause.replace(REASON, '').replace(DONE, '');
   const chosen = [...termsOf(main)].filter((t) => !POINTING.has(t));
   const overlap = (s: Suggestion): number => chosen.filter((t) => s.terms.has(t)).length;
   const best = [...suggestions].sort((a, b) => overlap(b) - overlap(a))[0];
@@ -108,8 +133,8 @@ export function adoptionOf(input: AdoptionInput): Adoption | null {
   if (!adopted && echo && best && overlap(best) * 2 >= chosen.length) adopted = best;
   if (!adopted && echo) {
     const named = input.statements.find((s) => chosen.every((t) => s.terms.has(t)));
-    // An option named from a statement: the person's own words say what was chosen.
-    if (named) return { text: clause, adopted: named };
+    // An option named in a statement ("Yaris." after "...a 2020 Yaris Hybrid with 50,000 km"): the name as the assistant gave it.
+    if (named) return { text: namedSpan(named.text, chosen) ?? clause, adopted: named };
   }
   if (!adopted) return null;
   if (input.explicit && !ordinal && !deictic) return { text: clause, adopted };

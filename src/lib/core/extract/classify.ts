@@ -9,6 +9,7 @@ import {
   REPORTED,
   STRONG_CONSTRAINT,
   SUGGESTION,
+  USER_CONSTRAINT,
   TASK_TIME,
   TASK_VERBS,
 } from './cues';
@@ -37,13 +38,14 @@ export interface Classified {
 }
 
 const TOPIC_REQUEST =
-  /^(?:(?:can|could|would) you (?:please )?help me(?: (?:with|to|on|plan|choose|build|make|fix))?|(?:please )?help me(?: (?:with|to|on))?|i (?:need|want|would like|'d like) (?:some )?(?:help|advice) (?:with|on|about|to)|i (?:want|would like|'d like) to (?:talk|chat) about|let(?:'s| us) talk about|(?:next|new|another|quick|a) (?:question|topic)(?: about)?[:,]?)\s+/iu;
-const OPENER = /\b(?:i|we) (?:want|need|would like|'d like|am trying|'m trying|am planning|'m planning|plan) to\s+/iu;
+  /^(?:(?:can|could|would) you (?:please )?help me(?: (?:with|to|on|plan|choose|build|make|fix))?|(?:please )?help me(?: (?:with|to|on))?|(?:(?:i|we)\s*)?(?:need|want|would like|'d like) (?:some )?(?:help|advice) (?:with|on|about|to)|(?:i|we)(?: want|'d like| would like) to (?:talk|chat) about|let(?:'s| us) talk about|(?:next|new|another|quick|a) (?:question|topic)(?: about)?[:,]?)\s+/iu;
+const OPENER = /\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+/iu;
 const NOT_A_QUESTION =
   /^(?:any (?:advice|ideas|tips|thoughts|suggestions|recommendations)|thoughts|ideas|right|ok|okay|no|yes|really|like this|what do you think|does that make sense)\??$/iu;
 
 /** Words whose plain present after "I" / "we" is a non-native way to state a choice ("I take the ProArt"). */
-const PRESENT_CHOICE = /\b(?:i|we) (?:take|stop|choose|pick|skip|switch)\b|\b(?:i|we) (?:go|do|make|keep)\b(?! \w+ing\b)/iu;
+const PRESENT_CHOICE =
+  /(?:^|[,;:]\s*|\b(?:so|then|and|but)\s+)(?:i|we) (?:take|stop|choose|pick|skip|switch|go|do|make|keep)\b(?! \w+ing\b)(?!\s*[.,!]?$)|\b(?:i|we) (?:stop|quit)(?=[.!,]?$)/iu;
 /** A habit, not a choice ("we go there every week"). */
 const HABIT = /\b(?:a|per|every|each) (?:day|week|month|year|night|morning)\b|\busually\b|\balways\b|\boften\b/iu;
 const AUXILIARY =
@@ -63,16 +65,16 @@ export function isVerbless(clause: string): boolean {
   );
 }
 const NEGATED_CHOICE =
-  /\b(?:i|we)(?:'re| are|'m| am)? (?:not|won't|will not|are not|'re not|aren't|am not|'m not|don't|do not|never)\s+(?!know|think|have|like|want|need|mind|care|see|sure|understand|remember|expect)[a-z]+/iu;
+  /\b(?:i|we)(?:'re| are|'m| am) not \w+ing\b|\b(?:i|we) (?:won't|will not|shall not|don't|do not|never)\s+(?!know|think|have|like|want|need|mind|care|see|sure|understand|remember|expect|get|feel|believe|agree)[a-z]+/iu;
 const NO_THING = /^(?:so )?no [\p{L}][\p{L}\p{N} -]*$/iu;
 const X_NOT_Y = /,\s*not (?:a |an |the )?[\p{L}\p{N}]/iu;
 const CONDITIONAL = /^if\b|\bif (?:i|we|they|it|he|she|you)\b.*\b(?:would|'d|might|could|maybe)\b/iu;
 const USER_SOFT = /\b(?:would|we'd|i'd|could|sounds?)\b/iu;
-const ASSISTANT_SOFT = /\b(?:would|could|can cause|may)\b/iu;
+const ASSISTANT_SOFT = /\b(?:would|could|can cause|can be)\b|\bmay\b(?! \d)/u;
 const QUANTITY_LIMIT =
   /\b(?:at most|at least|no more than|no less than|less than|more than|max(?:imum)?|min(?:imum)?|up to|under|below|within|budget|deadline)\b/iu;
 const LEADING_FRAME =
-  /^(?:(?:then|also|so|and|first|finally|next|afterwards|otherwise|instead|now|meanwhile|either way),?\s+|(?:for|in|at|on|with|after|before|during|once|when|since|from|to|if|as|by)\b[^,]{1,60},\s*)+/iu;
+  /^(?:(?:then|also|so|and|first|finally|next|afterwards|otherwise|instead|now|meanwhile|either way),?\s+|(?:note|remember|keep in mind|bear in mind) that\s+|(?:for|in|at|on|with|after|before|during|once|when|since|from|to|if|as|by)\b[^,]{1,60},\s*)+/iu;
 
 /** The first word of the clause once a leading frame ("In Alfama, ", "Then ") is set aside. */
 export function leadingVerb(clause: string): string {
@@ -95,7 +97,9 @@ const IMPERATIVE_VERBS: ReadonlySet<string> = new Set([
   ...TASK_VERBS,
   ...(
     'avoid pay look feed water place spend enable disable declare parse filter watch film orient increase decrease reduce ride mix ' +
-    'cool heat leave let give mention save share store track train wait plan cook prepare bring pack wear lock label note ' +
+    'cool heat leave let give mention save share store track train wait plan cook prepare bring pack wear lock label ' +
+    'retry change recheck request taper edit flag slow say ask speak talk listen watch follow unfollow subscribe ' +
+    'invest transfer forward notify inform warn delegate outsource hire interview shortlist vote rotate space pace ' +
     'prune trim cut dig sow soak rinse wash dry fill empty press cube season stir bake roast boil fry chop slice ' +
     'replace restart reboot update upgrade install uninstall configure deploy commit push pull merge rebase run profile ' +
     'measure compare list sort count split join keep stretch rest warm walk jog sleep eat drink breathe focus relax ' +
@@ -113,9 +117,11 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
   const timed = TASK_TIME.test(clause);
   if (ACTION.test(clause)) return { category: 'Action Items', cue: 'action' };
   const future = FUTURE_VERB.exec(clause);
-  if (future && /'ll| will| shall|going to/iu.test(future[0])) {
+  if (future && /'ll| will| shall|going to/iu.test(future[0]) && !/^(?:be|let)$/iu.test(future[2] ?? '')) {
     const verb = (future[2] ?? '').toLowerCase();
-    if (!future[1] && (timed || TASK_VERBS.has(verb))) return { category: 'Action Items', cue: `future-task:${verb}` };
+    // "I'll ask for €76k" chooses an amount; "I'll ask about the trial week" is a task.
+    const amount = /[€$£¥]\s?\d|\d+(?:[.,]\d+)?\s?(?:k|%)(?!\p{L})/u.test(clause);
+    if (!future[1] && (timed || (TASK_VERBS.has(verb) && !amount))) return { category: 'Action Items', cue: `future-task:${verb}` };
     return { category: 'Decisions', cue: `future-choice:${verb}` };
   }
   if (ctx.decidedSentence || DECISION.test(clause)) return { category: 'Decisions', cue: 'decision' };
@@ -132,22 +138,30 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
     if (TASK_VERBS.has(verb) || timed) return { category: 'Action Items', cue: `imperative-task:${verb}` };
     return { category: 'Decisions', cue: `imperative-choice:${verb}` };
   }
-  if (isVerbless(clause) && !/^\p{L}+ing\b/u.test(clause) && SCHEDULE.test(clause) && !APPROXIMATE.test(clause)) {
+  if (
+    isVerbless(clause) &&
+    !/^\p{L}+ing\b/u.test(clause) &&
+    SCHEDULE.test(clause) &&
+    !APPROXIMATE.test(clause) &&
+    !/\blast\s+\w+/iu.test(clause)
+  ) {
     return { category: 'Decisions', cue: 'verbless-choice' };
   }
   return null;
 }
 
+/** An inverted question without its "?" ("Do you have any experience with adoption."). */
+const INVERTED = /^(?:do|does|did|can|could|would|will|is|are|was|were|have|has|should|shall)\s+(?:you|we|i|they|he|she|it)\b/iu;
+
 function userClause(clause: string, ctx: ClauseContext): Classified {
-  const question = /\?\s*$/u.test(clause);
-  if (TOPIC_REQUEST.test(clause) || (ctx.firstUserTurn && OPENER.test(clause) && !TASK_TIME.test(clause))) {
-    return { category: 'Topics', cue: 'topic' };
-  }
+  const question = /\?\s*$/u.test(clause) || INVERTED.test(clause);
+  if (TOPIC_REQUEST.test(clause)) return { category: 'Topics', cue: 'topic' };
   if (question) return { category: 'Open Questions', cue: 'question' };
+  if (ctx.firstUserTurn && OPENER.test(clause) && !TASK_TIME.test(clause)) return { category: 'Topics', cue: 'topic' };
   if (REPORTED.test(clause) && !/^(?:i|we)\b/iu.test(clause)) return { category: 'Facts', cue: 'reported' };
   if (HEDGE.test(clause) || CONDITIONAL.test(clause)) return { category: 'Provisional/Exploratory', cue: 'hedge' };
   if (QUANTITY_LIMIT.test(clause) && CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'limit' };
-  if (/\b(?:i|we) (?:can't|cannot|can only|can not)\b/iu.test(clause)) return { category: 'Constraints', cue: 'cannot' };
+  if (USER_CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'user-constraint' };
   const chosen = userDecisionOrAction(clause, ctx);
   if (chosen) return chosen;
   if (CONSTRAINT.test(clause)) return { category: 'Constraints', cue: 'constraint' };
@@ -156,8 +170,9 @@ function userClause(clause: string, ctx: ClauseContext): Classified {
 }
 
 function assistantClause(clause: string, ctx: ClauseContext): Classified {
-  if (/^(?:don't|do not|never)\b/iu.test(clause)) return { category: 'Constraints', cue: 'prohibition' };
-  if (STRONG_CONSTRAINT.test(clause)) return { category: 'Constraints', cue: 'strong-constraint' };
+  const body = clause.replace(LEADING_FRAME, '');
+  if (/^(?:don't|do not|never)\b/iu.test(body)) return { category: 'Constraints', cue: 'prohibition' };
+  if (STRONG_CONSTRAINT.test(body)) return { category: 'Constraints', cue: 'strong-constraint' };
   if (SUGGESTION.test(clause) || /^avoid\b/iu.test(clause)) return { category: 'Ideas', cue: 'suggestion' };
   if (HEDGE.test(clause)) return { category: 'Provisional/Exploratory', cue: 'hedge' };
   if (isImperative(clause)) return { category: 'Ideas', cue: 'imperative' };

@@ -55,11 +55,11 @@ export const DECISION = words(
     'going (?:with|for)',
     "(?:i|we)(?:'ll| will| shall)? (?:go|stick) (?:with|for)",
     'go with',
-    "let(?:'s| us)(?! (?:see|talk|chat|think|hope|say|discuss|check|look|figure|start with the basics)\\b)",
-    'it is',
+    "let(?:'s| us)(?! (?:see|talk|chat|think|hope|say|discuss|check|look|figure|catch up|keep \\w+ing|start with the basics)\\b)",
+    'it is(?=[.!]?$)',
     "it's settled",
     '(?:is|are) out',
-    '(?:stays?|remains?)',
+    '(?:stays|remains)',
     'instead',
     'over (?:the )?[a-z]+,? agreed',
     "we(?:'re| are) doing",
@@ -125,14 +125,11 @@ export const ACTION = words(
   ].join('|'),
 );
 
-/** A limit any solution must respect. */
+/** A limit any solution must respect (either speaker). */
 export const CONSTRAINT = words(
   [
-    'must',
+    'must(?!-)',
     "mustn't",
-    'cannot',
-    "can't",
-    'can not',
     'can only',
     'only if',
     'at most',
@@ -148,8 +145,6 @@ export const CONSTRAINT = words(
     'no later than',
     'deadline',
     'budget',
-    'non-negotiable',
-    'no exceptions?',
     'not allowed',
     'only allows?',
     'requires?',
@@ -159,14 +154,8 @@ export const CONSTRAINT = words(
     'has to',
     'have to',
     'needs? to',
-    'needs',
     'strict',
     'allerg(?:y|ies|ic)',
-    'refuses?',
-    "won't (?:eat|touch|drink|accept|take|wear)",
-    'never',
-    'promised',
-    'stuck (?:on|with)',
     'should (?:be|stay|not|never)',
     '(?:under|below) \\d',
     'excluded',
@@ -176,42 +165,44 @@ export const CONSTRAINT = words(
     'vegan',
     '^only',
     "^(?:don't|do not|never)",
+    '(?:i|we) never',
+  ].join('|'),
+);
+
+/** Limits only the person states about their own situation ("She refuses anything with fish."). */
+export const USER_CONSTRAINT = words(
+  [
+    'cannot',
+    "can't",
+    'can not',
+    'refuses?',
+    "won't (?:eat|touch|drink|accept|take|wear)",
+    'promised',
+    'stuck (?:on|with) .+ until',
+    'non-negotiable',
+    'no exceptions?',
+    'walk away',
+    'deal-?breaker',
+    'must-have',
   ].join('|'),
 );
 
 /** Limits stated firmly enough to beat an imperative's reading as advice ("Never run drip and sprinklers together."). */
-export const STRONG_CONSTRAINT = words(
-  [
-    'must',
-    "mustn't",
-    'cannot',
-    "can't",
-    'can only',
-    'only if',
-    'at most',
-    'at least',
-    'no more than',
-    'no less than',
-    'within \\d',
-    'within (?:a|an|one|two|three) ',
-    'no later than',
-    'requires?',
-    'required',
-    'permission',
-    'never',
-    "^(?:don't|do not)",
-    '^only',
-    'not allowed',
-  ].join('|'),
-);
+export const STRONG_CONSTRAINT = phrases([
+  "\\b(?:must(?!-)|mustn't|can only|only if|no more than|no less than|no later than|requires?|required|permission|not allowed)\\b",
+  '\\bwithin (?:\\d|a |an |one |two |three )',
+  "^(?:never|don't|do not|only)\\b",
+  '\\b(?:at least|at most|up to|under|below|over|max(?:imum)?|min(?:imum)?) (?:[€$£]\\s?)?\\d[\\d.,]*\\s?(?:%|cm|mm|m|m2|m3|km|kg|g|l|ml|°c?|degrees|bar|gb|mb|tb|kwh|w|v|€|\\$|£|k)(?![\\p{L}\\p{N}])',
+]);
 
 /** An inline list of options after a colon ("Options: a mesh, a powerline adapter, or a cable."). */
-export const OPTION_LIST = /:\s*[^:]+,[^:]+\b(?:or|and)\b/iu;
+export const OPTION_LIST = /:\s*[^:]+,[^:]+\b(?:or|and)\b/iu; // a quick test; rule-based.ts confirms with splitList
 
 /** The assistant proposing rather than stating: Ideas. */
 export const SUGGESTION = words(
   [
-    'you (?:could|might|may|can)(?: also)?',
+    'you (?:could|might|may)(?: also)?',
+    'you can also',
     "you(?:'d| would) (?:want|like|do well)",
     'consider',
     "(?:i'd|i would|i) (?:recommend|suggest|go with|pick|choose|start with)",
@@ -222,7 +213,8 @@ export const SUGGESTION = words(
     'alternatives?',
     'alternatively',
     'a good (?:option|choice|fit|start|idea|bet|pick)',
-    'works? (?:best|well)',
+    'works? best',
+    'fits?(?: (?:well|best|you))?(?=[.!]?$)',
     'would (?:suit|fit|work)',
     'best (?:bet|choice|option|pick)',
     'is the (?:reliable|easiest|simplest|best|safest|cheapest) (?:fix|way|option|choice|route)',
@@ -272,9 +264,22 @@ export const PLEASANTRY = words(
     'glad',
     'happy to help',
     'no problem',
+    'no worries',
+    'long time no (?:see|talk|chat)',
     "you're welcome",
     'of course',
     'sure',
+    'woo+hoo+',
+    'yay',
+    'keep (?:it|that) up',
+    'keep up the (?:\\w+ )?(?:work|job)',
+    'keep (?:on )?(?:going|pushing|trying|smiling|dreaming|at it)',
+    'take courage',
+    'good luck',
+    "i'll let you know",
+    'let you know',
+    'take a look(?: at (?:this|that|it))?',
+    'check (?:this|it) out',
   ].join('|'),
 );
 

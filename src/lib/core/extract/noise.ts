@@ -47,13 +47,14 @@ export function isCodeLike(sentence: string): boolean {
 
 /** Acknowledgements and praise with nothing else in them, or as a prefix ("Good call: ..."). */
 const ACK =
-  /^(?:(?:ok(?:ay)?|k|sure|yes|yeah|yep|yup|no|nope|right|fine|perfect|great|good|nice|cool|done|agreed|exactly|true|fair|indeed|absolutely|definitely|excellent|awesome|brilliant|thanks?|thank you|cheers|lol|haha|hmm|wow|please|yes please|no thanks|no thank you|no way|of course|got it|i see|makes sense|that makes sense|fair enough|love it|sounds (?:good|great|right|fine|perfect|reasonable)|(?:that|this) (?:works|helps)(?: well)?|(?:that's|that is|this is|it's|sounds like|what a)?\s*(?:a |an )?(?:very |really )?(?:good|great|solid|nice|sound|reasonable|smart|fair|wise|excellent|perfect|lovely|clever) (?:plan|choice|idea|call|start|structure|balance|order|mix|range|catch|point|question|approach|decision|pick|one|option))(?:\s*[,.:;!-]+\s*|\s*$))+/iu;
+  /^(?:(?:ok(?:ay)?|k|sure|yes|yeah|yep|yup|no|nope|right|fine|perfect|great|good|nice|cool|done|agreed|exactly|true|fair|indeed|absolutely|definitely|excellent|awesome|brilliant|thanks?|thank you|cheers|lol|haha|hmm|wow|please|yes please|no thanks|no thank you|no way|of course|got it|i see|makes sense|that makes sense|fair enough|love it|(?:i'll |will )?keep (?:that|it|this) in mind|sounds (?:good|great|right|fine|perfect|reasonable)|(?:that|this) (?:works|helps)(?: well)?|(?:that's|that is|this is|it's|sounds like|what a)?\s*(?:a |an )?(?:very |really )?(?:good|great|solid|nice|sound|reasonable|smart|fair|wise|excellent|perfect|lovely|clever) (?:plan|choice|idea|call|start|structure|balance|order|mix|range|catch|point|question|approach|decision|pick|one|option))(?:\s*[,.:;!-]+\s*|\s*$))+/iu;
 
 /** The assistant talking about the conversation rather than its subject. */
 const ASSISTANT_SMALL_TALK =
   /^(?:would you like|do you want|want me to|shall i|should i|can i help|i can (?:help|draft|write|make|prepare|put together)|let me know|feel free|i hope (?:this|that) helps|hope (?:this|that) helps|happy to help|here(?:'s| is| are)\b|below (?:is|are)\b|the following\b|sure\b|certainly\b|great question|good question|have (?:a|an) (?:great|wonderful|nice|good|lovely|fantastic|fun|safe)\b|good luck|enjoy\b|congratulations|you're welcome|you are welcome|no problem|glad (?:to|i|it)|a few (?:options|ideas|things|tips)\b|(?:some|a couple of|three|two|four) (?:options|ideas|tips)\b)/iu;
 
-const TRAILING_ACK = /,\s*(?:no thanks|thanks|thank you|lol|haha|please|obviously|of course|done|fine|agreed|right|ok|okay)[.!]*$/iu;
+const TRAILING_ACK =
+  /,\s*(?:no thanks|thanks|thank you|lol|haha|please|obviously|of course|done|fine|agreed|right|ok|okay|definitely|absolutely|for sure)[.!]*$/iu;
 
 /** The leading (and trailing) acknowledgement of a sentence removed ("Good call: localStorage is..." -> "localStorage is..."). */
 export function stripAcknowledgement(sentence: string): string {
@@ -65,17 +66,28 @@ export function stripAcknowledgement(sentence: string): string {
 
 const pleasantryFree = (s: string): string => s.replace(new RegExp(PLEASANTRY.source, 'giu'), ' ');
 
+/** What is left of a sentence that pointed at an attachment or a link ("This is the panel.", "Link for later:"). */
+const POINTER = /^(?:this|that|these|here|see|link|screenshot|attached|attachment|photo|picture|image)\b/iu;
+
+/** A sentence that only described the attachment or link it carried. */
+export function pointsAtAttachment(raw: string, cleaned: string): boolean {
+  const carried = (raw.match(PLACEHOLDER) ?? raw.match(URL)) !== null;
+  return carried && POINTER.test(cleaned);
+}
+
 /** True for a sentence with no unit of meaning in it (see the module comment). */
 export function isNoise(sentence: string, role: Role): boolean {
   const cleaned = cleanSentence(sentence);
   if (!cleaned || isCodeLike(cleaned)) return true;
+  if (pointsAtAttachment(sentence, cleaned)) return true;
   const question = /\?\s*$/u.test(cleaned);
   if (role === 'assistant' && (question || ASSISTANT_SMALL_TALK.test(cleaned))) return true;
   const rest = stripAcknowledgement(cleaned);
   if (!rest) return true;
-  const words = contentWords(pleasantryFree(rest)).length;
+  const kept = pleasantryFree(rest).trim();
+  const words = contentWords(kept).length;
   // A user's short question is still a question ("When should I prune it?"), "No piñata." still a choice;
   // any other statement needs two content words.
-  const short = (question && role === 'user') || /^(?:so\s+)?(?:no|not|never)\s/iu.test(rest);
+  const short = (question && role === 'user') || /^(?:so\s+)?(?:no|not|never)\s/iu.test(kept);
   return words < (short ? 1 : 2);
 }

@@ -1,9 +1,9 @@
-import { proseSentences } from '../text/sentences';
+import { chatSentences, proseSentences } from '../text/sentences';
 import { adoptionOf, suggestion, type Suggestion } from './adoption';
 import { kindForCategory } from './category-match';
 import { classifyClause, isVerbless, topicText, type Classified, type ClauseContext } from './classify';
 import { DECISION, LEADING_FILLER, OPTION_LIST } from './cues';
-import { cleanSentence, isCodeLike, isNoise, stripAcknowledgement } from './noise';
+import { cleanSentence, isCodeLike, isNoise, pointsAtAttachment, stripAcknowledgement } from './noise';
 import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text';
 import type { Category, ExtractionMessage, RawUnit } from './units';
 import type { ExtractionWindow } from './windows';
@@ -40,11 +40,16 @@ export function offerOf(text: string): Offer {
   for (const sentence of proseSentences(text)) {
     const cleaned = stripAcknowledgement(cleanSentence(sentence));
     if (!cleaned || isNoise(cleaned, 'assistant')) continue;
-    const ctx = { ...ASSISTANT, optionList: OPTION_LIST.test(cleaned) };
+    const ctx = { ...ASSISTANT, optionList: isOptionList(cleaned) };
     for (const clause of clausesOf(cleaned)) {
-      const category = classifyClause(clause, ctx)?.category;
-      if (category === 'Ideas') offer.suggestions.push(suggestion(tidy(clause)));
-      else if (category) offer.statements.push(suggestion(tidy(clause)));
+      const whole = classifyClause(clause, ctx);
+      if (!whole) continue;
+      // One suggestion per unit-sized piece: "keep it somewhere warm, like the oven" can be adopted alone.
+      const pieces = splitToLimit(tidy(clause));
+      for (const piece of pieces) {
+        const category = pieces.length > 1 ? pieceCategory(piece, whole, ctx) : whole.category;
+        (category === 'Ideas' ? offer.suggestions : offer.statements).push(suggestion(piece));
+      }
     }
   }
   return offer;
@@ -71,11 +76,28 @@ interface MessageContext {
   offer: Offer;
 }
 
-/** A piece of a split clause keeps the clause's category unless its own words say otherwise (a cue beyond "fact"). */
+/**
+ * A piece of a split clause is read on its own ("..., which is 40 minutes by train" is a fact
+ * inside a suggestion); under "Decided:", in an option list or when adopted it keeps the clause's category.
+ */
 function pieceCategory(piece: string, whole: Classified, ctx: ClauseContext): Category {
-  if (ctx.decidedSentence) return whole.category;
-  const own = classifyClause(piece, ctx);
-  return own && own.cue !== 'fact' ? own.category : whole.category;
+  if (ctx.decidedSentence || ctx.optionList || whole.cue === 'adoption' || isDependent(piece)) return whole.category;
+  return classifyClause(piece, ctx)?.category ?? whole.category;
+}
+
+/** A piece that cannot stand alone: it opens with a connective or has no verb ("with starts 30 minutes apart"). */
+function isDependent(piece: string): boolean {
+  return DEPENDENT_OPENING.test(piece) || isVerbless(piece);
+}
+
+const DEPENDENT_OPENING =
+  /^(?:and|but|or|so|then|if|because|since|which|who|whose|where|when|while|like|such as|with|without|for|from|to|by|at|on|in|into|after|before|until|unless|than|as|plus|including|except)\b/iu;
+
+/** An assistant sentence that lists options after a colon, every item without a verb of its own. */
+function isOptionList(sentence: string): boolean {
+  if (!OPTION_LIST.test(sentence)) return false;
+  const items = splitList(sentence);
+  return items.length >= 3 && items.slice(1).every((item) => isVerbless(item));
 }
 
 function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, offer: Offer): RawUnit[] {
@@ -99,20 +121,28 @@ function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseCo
   const pieces = splitToLimit(text);
   const whole = classified;
   return pieces.map((piece) => {
-    const category = pieces.length > 1 && whole.cue !== 'adoption' ? pieceCategory(piece, whole, ctx) : whole.category;
+    const category = pieces.length > 1 ? pieceCategory(piece, whole, ctx) : whole.category;
     return { kind: kindForCategory(category), category, text: piece, sourceMessageIds: [message.id] };
   });
 }
 
 export function messageUnits(message: ExtractionMessage, context: MessageContext): RawUnit[] {
   const units: RawUnit[] = [];
-  for (const raw of proseSentences(message.text)) {
+  // After "Here's the plan:" the person's verbless lines are the plan too ("Backoff max 5 retries.").
+  let planned = false;
+  // Assistant list items under an intro that ends with ":" ("Here is a starting schedule:") are options.
+  let introduced = false;
+  for (const { text: raw, listItem } of chatSentences(message.text)) {
+    const listed = listItem && introduced;
+    if (!listItem) introduced = /:\s*$/u.test(raw);
     const sentence = cleanSentence(raw);
-    if (!sentence || isCodeLike(sentence)) continue;
-    const decidedSentence = message.role === 'user' && DECIDED_PREFIX.test(sentence);
+    if (!sentence || isCodeLike(sentence) || pointsAtAttachment(raw, sentence)) continue;
+    const opensPlan = message.role === 'user' && DECIDED_PREFIX.test(sentence);
+    const decidedSentence = opensPlan || (planned && isVerbless(sentence) && !/\?\s*$/u.test(sentence) && !/^\p{L}+ing\b/u.test(sentence));
+    planned ||= opensPlan;
     const body = stripAcknowledgement(sentence.replace(DECIDED_PREFIX, ''));
     if (!body) continue;
-    const optionList = message.role === 'assistant' && OPTION_LIST.test(body);
+    const optionList = message.role === 'assistant' && (listed || isOptionList(body));
     const ctx: ClauseContext = { role: message.role, firstUserTurn: context.firstUserTurn, decidedSentence, optionList };
     for (const clause of clausesOf(body)) units.push(...unitsOfClause(clause, message, ctx, context.offer));
   }

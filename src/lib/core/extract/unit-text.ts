@@ -16,24 +16,40 @@ export function compressUnitText(text: string): string {
 }
 
 const CLAUSE_BREAK =
-  /\s*;\s*|,\s+(?=(?:and|but|so|or|while|whereas|although|though)\s)|\s+(?=(?:and|but|so)\s+(?:i|i'm|i've|i'll|we|we're|we'll|you|you're|he|she|they|it|it's|that's|there's)\s)|\s+[-–—]{1,2}\s+/iu;
+  /\s*;\s*|,\s+(?=(?:and|but|so|or|then|while|whereas|although|though)\s)|,\s+(?=(?:at least|at most|no more than|up to|max|maximum)\s)|,\s+(?=(?:can|could|would|should|is|are|do|does|did|will|what|how|why|when|where|which|who)\b[^,]*\?$)|\s+(?=(?:and|but)\s+(?:i|i'm|i've|i'll|we|we're|we'll|you|you're|he|she|they|it|it's|that's|there's)\s)|\s+[-–—]{1,2}\s+/iu;
 
 /**
  * Splits a sentence into clauses at semicolons, dashes and ", and / but / so ..." when every
  * piece keeps at least `minWords` words; otherwise the sentence stays whole.
  */
 export function splitClauses(sentence: string, minWords = 2): string[] {
-  const parts = sentence
-    .split(CLAUSE_BREAK)
+  const breaks = new RegExp(CLAUSE_BREAK.source, 'giu');
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of sentence.matchAll(breaks)) {
+    const at = m.index;
+    // ", and desserts" closing a list ("salads, sandwiches, and desserts") is not a clause break.
+    if (m[0].startsWith(',') && inList(sentence.slice(from, at))) continue;
+    parts.push(sentence.slice(from, at));
+    from = at + m[0].length;
+  }
+  parts.push(sentence.slice(from));
+  const clauses = parts
     .map((p) => p.replace(/^(?:and|but|so|or|while|whereas|although|though)\s+/iu, '').trim())
     .filter((p) => p.length > 0);
-  if (parts.length < 2) return [sentence];
-  return parts.every((p) => wordCount(p) >= minWords) ? parts : [sentence];
+  if (clauses.length < 2) return [sentence];
+  return clauses.every((p) => wordCount(p) >= minWords) ? clauses : [sentence];
+}
+
+/** The text before a comma ends inside a list: another comma within its last four words ("Books, movies"). */
+function inList(before: string): boolean {
+  const words = before.trim().split(/\s+/u);
+  return words.slice(-5, -1).some((w) => /,$/u.test(w)) || (/(?:^|\s)[^\s,]+,\s*[^\s,]+$/u.test(before.trim()) && words.length <= 3);
 }
 
 /** A comma splice ("No retries, we want real failures."): a comma, then a new subject and its verb. */
 const SPLICE =
-  /,\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|that's|there's)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided)\b)/iu;
+  /,\s+(?=(?:(?:now|then|also|but|so)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|that's|there's)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided|won't|can't|doesn't|don't|isn't|will|can|does|did)(?![\p{L}']))/iu;
 const SUBORDINATE_OPENING =
   /^(?:if|since|when|because|as|for|in|with|after|before|once|while|although|though|to|at|on|from|by|given|unless|whether)\b/iu;
 
@@ -75,7 +91,7 @@ export function splitList(sentence: string): string[] {
   const m = /^([^:]{1,60}):\s+(.+)$/u.exec(sentence);
   if (!m) return [sentence];
   const items = topLevelCommaSplit(m[2]!.replace(/[.!]\s*$/u, ''));
-  if (items.length < 3 || items.some((item) => wordCount(item) < 2)) return [sentence];
+  if (items.length < 3 || items.some((item) => wordCount(item) < 3)) return [sentence];
   return [`${m[1]}: ${items[0]}`, ...items.slice(1)];
 }
 
@@ -105,12 +121,21 @@ const isCapitalised = (word: string): boolean => /^[\p{Lu}]/u.test(word);
  * How good a cut before word `i` is: punctuation and conjunctions first, prepositions next; never
  * right before a negation, between a number and its unit, or inside a run of capitalised words.
  */
-function boundaryRank(words: readonly string[], i: number): number {
+function boundaryRank(words: readonly string[], i: number, depth: readonly number[]): number {
   const previous = words[i - 1]!;
   const word = bare(words[i]!);
-  if (NEGATION.has(word)) return -1;
+  if (NEGATION.has(word) || depth[i]! > 0) return -1;
   if (/[;:]$/u.test(previous) || /^[-–—]+$/u.test(words[i]!)) return 5;
-  if (/,$/u.test(previous)) return CONJUNCTION.has(word) ? 4 : 3;
+  if (/,$/u.test(previous)) {
+    // A fronted frame ("At 9,000 km a year, ...") belongs with what follows it; so do list items.
+    const frame = PREPOSITION.has(bare(words[0]!)) && !words.slice(0, i - 1).some((w) => /[,;:]$/u.test(w));
+    if (frame) return 0;
+    // Between two list items: a fair place when a cut is needed, after clause boundaries.
+    if (words.slice(Math.max(0, i - 5), i - 1).some((w) => /,$/u.test(w))) return 2;
+    return CONJUNCTION.has(word) ? 4 : 3;
+  }
+  // "and" / "or" right after a list ("builds muscle, increases power, and prevents injuries").
+  if ((word === 'and' || word === 'or') && words.slice(Math.max(0, i - 4), i).some((w) => /,$/u.test(w))) return 0;
   if (isNumberish(previous) && !/[.!?]$/u.test(previous)) return -1;
   if (i > 1 && isCapitalised(previous) && isCapitalised(words[i]!)) return -1;
   if (CONJUNCTION.has(word)) return 2;
@@ -126,17 +151,29 @@ function tidyPiece(words: readonly string[]): string {
     .trim();
 }
 
+/** Parenthesis depth before each word: no cut inside "(starter, flour, water)". */
+function parenDepth(words: readonly string[]): number[] {
+  const depth: number[] = [];
+  let d = 0;
+  for (const w of words) {
+    depth.push(d);
+    d = Math.max(0, d + (w.match(/[([]/gu)?.length ?? 0) - (w.match(/[)\]]/gu)?.length ?? 0));
+  }
+  return depth;
+}
+
 function splitWords(words: readonly string[], maxWords: number, minWords: number): string[][] {
   if (words.length <= maxWords) return [[...words]];
+  const depth = parenDepth(words);
   let best = -1;
-  let bestRank = -2;
+  let bestRank = -3;
   let bestBalance = Infinity;
   for (let i = 1; i < words.length; i += 1) {
     const left = i;
     const right = words.length - i;
     const short = Math.min(left, right) < minWords;
     // A piece under `minWords` is allowed only when nothing better exists.
-    const rank = short ? -1 : boundaryRank(words, i);
+    const rank = short ? -2 : boundaryRank(words, i, depth);
     const balance = Math.abs(left - right);
     if (rank > bestRank || (rank === bestRank && balance < bestBalance)) {
       best = i;
@@ -152,7 +189,7 @@ function splitWords(words: readonly string[], maxWords: number, minWords: number
  * clause is split recursively at its best boundary (most balanced among the best-ranked). Every
  * word but filler and leading connectives ends up in some piece: nothing is dropped.
  */
-export function splitToLimit(text: string, maxWords: number = MAX_UNIT_WORDS, minWords = 3): string[] {
+export function splitToLimit(text: string, maxWords: number = MAX_UNIT_WORDS, minWords = 4): string[] {
   if (wordCount(text) <= maxWords) return [text];
   const compressed = compressUnitText(text);
   if (wordCount(compressed) <= maxWords) return [compressed];

@@ -221,12 +221,23 @@ export function stripMarkdown(line: string): string {
   return line.replace(LIST_MARKER, '').replace(MD_LINK, '$1').replace(EMPHASIS, '$2').trim();
 }
 
-/** The prose sentences of a chat message, in order: code blocks left out, markdown stripped (inline code keeps its backticks). */
-export function proseSentences(text: string): string[] {
+export interface ChatSentence {
+  text: string;
+  /** The sentence opens a list item ("- ...", "1. ..."). */
+  listItem: boolean;
+}
+
+/** The prose sentences of a chat message with their list-item flag: code blocks left out, markdown stripped (inline code keeps its backticks). */
+export function chatSentences(text: string): ChatSentence[] {
   return splitSentences(text, CHAT_SENTENCES)
     .filter((s) => s.kind === 'sentence')
-    .map((s) => stripMarkdown(s.text).replace(/\s+/gu, ' '))
-    .filter((s) => s.length > 0);
+    .map((s) => ({ text: stripMarkdown(s.text).replace(/\s+/gu, ' '), listItem: /^\s*(?:[-*+•]|\d+[.)])\s+/u.test(s.text) }))
+    .filter((s) => s.text.length > 0);
+}
+
+/** The prose sentences of a chat message, in order (see `chatSentences`). */
+export function proseSentences(text: string): string[] {
+  return chatSentences(text).map((s) => s.text);
 }
 
 /** Inline code spans of a sentence replaced by their text (for display); see `proseSentences`. */
