@@ -16,12 +16,16 @@ const TOKEN_ID = /(?<![\p{L}\p{N}])(?:[a-z]+[-_])?(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-
 
 /** The sentence without placeholders, links and bare ids (inline code keeps its text). */
 export function cleanSentence(sentence: string): string {
-  return sentence
+  const linked = sentence.match(URL) !== null;
+  const cleaned = sentence
     .replace(PLACEHOLDER, ' ')
     .replace(URL, ' ')
     .replace(UUID, ' ')
     .replace(TOKEN_ID, ' ')
     .replace(HEX, ' ')
+    .replace(/\(\s*\)|\[\s*\]/gu, ' ');
+  // "see <link>." without its link: the pointer goes too.
+  return (linked ? cleaned.replace(/[,;:]?\s*\b(?:see|at|here|via|from)\s*([.!?]?)\s*$/iu, '$1') : cleaned)
     .replace(/\s+([.,;:!?])/gu, '$1')
     .replace(/\s{2,}/gu, ' ')
     .replace(/^[\s,;:.–—-]+/u, '')
@@ -75,19 +79,28 @@ export function pointsAtAttachment(raw: string, cleaned: string): boolean {
   return carried && POINTER.test(cleaned);
 }
 
-/** True for a sentence with no unit of meaning in it (see the module comment). */
-export function isNoise(sentence: string, role: Role): boolean {
+export type NoiseReason = 'empty' | 'code' | 'attachment' | 'small-talk' | 'acknowledgement' | 'few-words';
+
+/** Why a sentence holds no unit of meaning (see the module comment), or null when it holds one. */
+export function noiseReason(sentence: string, role: Role): NoiseReason | null {
   const cleaned = cleanSentence(sentence);
-  if (!cleaned || isCodeLike(cleaned)) return true;
-  if (pointsAtAttachment(sentence, cleaned)) return true;
+  if (!cleaned) return 'empty';
+  if (isCodeLike(cleaned)) return 'code';
+  if (pointsAtAttachment(sentence, cleaned)) return 'attachment';
   const question = /\?\s*$/u.test(cleaned);
-  if (role === 'assistant' && (question || ASSISTANT_SMALL_TALK.test(cleaned))) return true;
+  if (role === 'assistant' && (question || ASSISTANT_SMALL_TALK.test(cleaned))) return 'small-talk';
   const rest = stripAcknowledgement(cleaned);
-  if (!rest) return true;
+  if (!rest) return 'acknowledgement';
   const kept = pleasantryFree(rest).trim();
   const words = contentWords(kept).length;
+  if (words === 0) return 'acknowledgement';
   // A user's short question is still a question ("When should I prune it?"), "No piñata." still a choice;
   // any other statement needs two content words.
   const short = (question && role === 'user') || /^(?:so\s+)?(?:no|not|never)\s/iu.test(kept);
-  return words < (short ? 1 : 2);
+  return words < (short ? 1 : 2) ? 'few-words' : null;
+}
+
+/** True for a sentence with no unit of meaning in it. */
+export function isNoise(sentence: string, role: Role): boolean {
+  return noiseReason(sentence, role) !== null;
 }

@@ -3,7 +3,7 @@ import { adoptionOf, suggestion, type Suggestion } from './adoption';
 import { kindForCategory } from './category-match';
 import { classifyClause, isVerbless, topicText, type Classified, type ClauseContext } from './classify';
 import { DECISION, LEADING_FILLER, OPTION_LIST } from './cues';
-import { cleanSentence, isCodeLike, isNoise, pointsAtAttachment, stripAcknowledgement } from './noise';
+import { cleanSentence, isCodeLike, isNoise, noiseReason, pointsAtAttachment, stripAcknowledgement } from './noise';
 import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text';
 import type { Category, ExtractionMessage, RawUnit } from './units';
 import type { ExtractionWindow } from './windows';
@@ -61,14 +61,29 @@ export function suggestionsOf(text: string): Suggestion[] {
 
 const NO_OFFER: Offer = { suggestions: [], statements: [] };
 
+/**
+ * The clauses of a sentence. A piece with no content word at all ("so that's it") goes back to
+ * its neighbour; any other piece stays a clause even when it is short: a split never loses words.
+ */
 function clausesOf(sentence: string): string[] {
-  return splitList(sentence).flatMap((item) => splitClauses(item).flatMap((clause) => splitSplices(clause)));
+  const pieces = splitList(sentence).flatMap((item) => splitClauses(item).flatMap((clause) => splitSplices(clause)));
+  const out: string[] = [];
+  for (const piece of pieces) {
+    const empty = contentWords(piece).length === 0 && !/\?\s*$/u.test(piece);
+    if (empty && out.length > 0) out[out.length - 1] = `${out.at(-1)!.replace(/[.!]+$/u, '')}, ${piece}`;
+    else out.push(piece);
+  }
+  return out;
 }
 
-/** Too little to be a unit, unless it is the person's decision in a word ("Going with Dexie."). */
-function isDroppable(clause: string, role: ExtractionMessage['role']): boolean {
-  if (!isNoise(clause, role)) return false;
-  return !(role === 'user' && DECISION.test(clause) && contentWords(clause).length > 0);
+/**
+ * Too little to be a unit, unless it is the person's decision in a word ("Going with Dexie.") or a
+ * piece of a longer sentence that still carries a content word ("..., it is boring for me").
+ */
+function isDroppable(clause: string, role: ExtractionMessage['role'], piece: boolean): boolean {
+  const reason = noiseReason(clause, role);
+  if (reason !== 'few-words') return reason !== null;
+  return !(piece || (role === 'user' && DECISION.test(clause)));
 }
 
 interface MessageContext {
@@ -100,8 +115,8 @@ function isOptionList(sentence: string): boolean {
   return items.length >= 3 && items.slice(1).every((item) => isVerbless(item));
 }
 
-function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, offer: Offer): RawUnit[] {
-  let classified: Classified | null = isDroppable(clause, message.role) ? null : classifyClause(clause, ctx);
+function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, offer: Offer, piece: boolean): RawUnit[] {
+  let classified: Classified | null = isDroppable(clause, message.role, piece) ? null : classifyClause(clause, ctx);
   let text = tidy(clause);
   if (message.role === 'user' && (classified === null || classified.category === 'Decisions' || classified.category === 'Facts')) {
     const adopted = adoptionOf({
@@ -144,7 +159,8 @@ export function messageUnits(message: ExtractionMessage, context: MessageContext
     if (!body) continue;
     const optionList = message.role === 'assistant' && (listed || isOptionList(body));
     const ctx: ClauseContext = { role: message.role, firstUserTurn: context.firstUserTurn, decidedSentence, optionList };
-    for (const clause of clausesOf(body)) units.push(...unitsOfClause(clause, message, ctx, context.offer));
+    const clauses = clausesOf(body);
+    for (const clause of clauses) units.push(...unitsOfClause(clause, message, ctx, context.offer, clauses.length > 1));
   }
   return units;
 }

@@ -109,13 +109,26 @@ const CONJUNCTION = new Set(
   'and but so or because since which while although though whereas then yet unless where when who that if'.split(' '),
 );
 const PREPOSITION = new Set('to for with in on at from by about after before during into over under without through between'.split(' '));
+const MONTH =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/u;
 const NEGATION = new Set(['not', 'no', 'never', 'nor', 'without', "don't", "won't", "can't", "isn't", "doesn't", "didn't"]);
 /** Connectives that may open a piece and are dropped there ("and", "but"...): stop words, never negations. */
 const LEADING_CONNECTIVE = /^(?:and|but|so|or|then|plus|also)\s+/iu;
 
+/** Lowercase words inside names ("Cais do Sodré", "Riese & Müller", "Ludwig van Beethoven"). */
+const NAME_PARTICLE = /^(?:do|da|de|del|della|der|den|di|du|dos|das|van|von|la|le|el|al|bin|ibn|y|&|and|of)$/u;
+
+/** True when words i-1 and i belong to one name: capitalised words, possibly joined by a particle. */
+function insideName(words: readonly string[], i: number): boolean {
+  const cap = (k: number): boolean => k >= 0 && k < words.length && /^[\p{Lu}]/u.test(words[k]!) && !/[,;:.!?]$/u.test(words[k - 1] ?? '');
+  const particle = (k: number): boolean => k >= 0 && k < words.length && NAME_PARTICLE.test(words[k]!);
+  const left = cap(i - 1) || (particle(i - 1) && cap(i - 2));
+  const right = cap(i) || (particle(i) && cap(i + 1));
+  return left && right && !/[,;:.!?]$/u.test(words[i - 1]!);
+}
+
 const bare = (word: string): string => word.toLowerCase().replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, '');
 const isNumberish = (word: string): boolean => /\p{N}[^\s]*$/u.test(word.replace(/[,;:.]+$/u, ''));
-const isCapitalised = (word: string): boolean => /^[\p{Lu}]/u.test(word);
 
 /**
  * How good a cut before word `i` is: punctuation and conjunctions first, prepositions next; never
@@ -124,7 +137,9 @@ const isCapitalised = (word: string): boolean => /^[\p{Lu}]/u.test(word);
 function boundaryRank(words: readonly string[], i: number, depth: readonly number[]): number {
   const previous = words[i - 1]!;
   const word = bare(words[i]!);
-  if (NEGATION.has(word) || depth[i]! > 0) return -1;
+  // Never apart from a negation ("not | Baixa"), inside brackets, or between a month and its day.
+  if (NEGATION.has(word) || NEGATION.has(bare(previous)) || depth[i]! > 0) return -1;
+  if (MONTH.test(bare(previous)) && /^\d/u.test(word)) return -1;
   if (/[;:]$/u.test(previous) || /^[-–—]+$/u.test(words[i]!)) return 5;
   if (/,$/u.test(previous)) {
     // A fronted frame ("At 9,000 km a year, ...") belongs with what follows it; so do list items.
@@ -137,7 +152,7 @@ function boundaryRank(words: readonly string[], i: number, depth: readonly numbe
   // "and" / "or" right after a list ("builds muscle, increases power, and prevents injuries").
   if ((word === 'and' || word === 'or') && words.slice(Math.max(0, i - 4), i).some((w) => /,$/u.test(w))) return 0;
   if (isNumberish(previous) && !/[.!?]$/u.test(previous)) return -1;
-  if (i > 1 && isCapitalised(previous) && isCapitalised(words[i]!)) return -1;
+  if (insideName(words, i)) return -1;
   if (CONJUNCTION.has(word)) return 2;
   if (PREPOSITION.has(word)) return 1;
   return 0;
