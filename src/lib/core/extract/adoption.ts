@@ -141,6 +141,7 @@ export function adoptionOf(input: AdoptionInput): Adoption | null {
   const extra = chosen.filter((t) => !adopted.terms.has(t));
   if (extra.length === 0) return { text: adopted.text, adopted };
   const own = clause.replace(/[.!\s]+$/u, '');
-  const joined = `${own}: ${adopted.text.charAt(0).toLowerCase()}${adopted.text.slice(1)}`;
+  const lead = /^I\b/u.test(adopted.text) ? adopted.text : `${adopted.text.charAt(0).toLowerCase()}${adopted.text.slice(1)}`;
+  const joined = `${own}: ${lead}`;
   return { text: wordCount(joined) <= 15 ? joined : adopted.text, adopted };
 }

@@ -70,7 +70,7 @@ const NO_THING = /^(?:so )?no [\p{L}][\p{L}\p{N} -]*$/iu;
 const X_NOT_Y = /,\s*not (?:a |an |the )?[\p{L}\p{N}]/iu;
 const CONDITIONAL = /^if\b|\bif (?:i|we|they|it|he|she|you)\b.*\b(?:would|'d|might|could|maybe)\b/iu;
 const USER_SOFT = /\b(?:would|we'd|i'd|could|sounds?)\b/iu;
-const ASSISTANT_SOFT = /\b(?:would|could|can cause|can be)\b|\bmay\b(?! \d)/u;
+const ASSISTANT_SOFT = /\b(?:would|could|can cause)\b|\bcan be (?!\w+ed\b)|\bmay\b(?! \d)/u;
 const QUANTITY_LIMIT =
   /\b(?:at most|at least|no more than|no less than|less than|more than|max(?:imum)?|min(?:imum)?|up to|under|below|within|budget|deadline)\b/iu;
 const LEADING_FRAME =

@@ -55,7 +55,7 @@ const ACK =
 
 /** The assistant talking about the conversation rather than its subject. */
 const ASSISTANT_SMALL_TALK =
-  /^(?:would you like|do you want|want me to|shall i|should i|can i help|i can (?:help|draft|write|make|prepare|put together)|let me know|feel free|i hope (?:this|that) helps|hope (?:this|that) helps|happy to help|here(?:'s| is| are)\b|below (?:is|are)\b|the following\b|sure\b|certainly\b|great question|good question|have (?:a|an) (?:great|wonderful|nice|good|lovely|fantastic|fun|safe)\b|good luck|enjoy\b|congratulations|you're welcome|you are welcome|no problem|glad (?:to|i|it)|a few (?:options|ideas|things|tips)\b|(?:some|a couple of|three|two|four) (?:options|ideas|tips)\b)/iu;
+  /^(?:would you like|do you want|want me to|shall i|should i|can i help|i can (?:help|draft|write|make|prepare|put together)|let me know|feel free|i hope (?:this|that) helps|hope (?:this|that) helps|happy to help|here(?:'s| is| are)\b|below (?:is|are)\b|the following\b|sure\b|certainly\b|great question|good question|have (?:a|an) (?:great|wonderful|nice|good|lovely|fantastic|fun|safe)\b|good luck|enjoy\b|congratulations|you're welcome|you are welcome|no problem|glad (?:to|i|it)|a few (?:options|ideas|things|tips)\b|it would help (?:to see|if you)|(?:could|can) you (?:share|paste|send)|please (?:share|paste|send)|(?:some|a couple of|three|two|four) (?:options|ideas|tips)\b)/iu;
 
 const TRAILING_ACK =
   /,\s*(?:no thanks|thanks|thank you|lol|haha|please|obviously|of course|done|fine|agreed|right|ok|okay|definitely|absolutely|for sure)[.!]*$/iu;

@@ -5,7 +5,7 @@ import { classifyClause, isVerbless, topicText, type Classified, type ClauseCont
 import { DECISION, LEADING_FILLER, OPTION_LIST } from './cues';
 import { cleanSentence, isCodeLike, isNoise, noiseReason, pointsAtAttachment, stripAcknowledgement } from './noise';
 import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text';
-import type { Category, ExtractionMessage, RawUnit } from './units';
+import { MAX_UNIT_WORDS, wordCount, type Category, type ExtractionMessage, type RawUnit } from './units';
 import type { ExtractionWindow } from './windows';
 import { contentWords } from './words';
 
@@ -96,8 +96,10 @@ interface MessageContext {
  * inside a suggestion); under "Decided:", in an option list or when adopted it keeps the clause's category.
  */
 function pieceCategory(piece: string, whole: Classified, ctx: ClauseContext): Category {
-  if (ctx.decidedSentence || ctx.optionList || whole.cue === 'adoption' || isDependent(piece)) return whole.category;
-  return classifyClause(piece, ctx)?.category ?? whole.category;
+  if (ctx.decidedSentence || ctx.optionList || whole.cue === 'adoption') return whole.category;
+  const own = classifyClause(piece, ctx);
+  if (!own || (own.cue === 'fact' && isDependent(piece))) return whole.category;
+  return own.category;
 }
 
 /** A piece that cannot stand alone: it opens with a connective or has no verb ("with starts 30 minutes apart"). */
@@ -115,7 +117,25 @@ function isOptionList(sentence: string): boolean {
   return items.length >= 3 && items.slice(1).every((item) => isVerbless(item));
 }
 
-function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, offer: Offer, piece: boolean): RawUnit[] {
+interface ClauseSite {
+  offer: Offer;
+  /** The clause is one of several of its sentence. */
+  piece: boolean;
+  /** The clause before it in the message, for a request that says only "help me structure it". */
+  before: string | null;
+}
+
+/** A topic request too short to name its subject borrows the clause before it ("Structure it: I'm stuck on the results chapter."). */
+function topicOf(text: string, before: string | null): string {
+  const topic = topicText(text);
+  if (contentWords(topic).length >= 2 || !before) return topic;
+  const lead = /^I\b/u.test(before) ? before : `${before.charAt(0).toLowerCase()}${before.slice(1)}`;
+  const joined = `${topic.replace(/[.!]+$/u, '')}: ${lead}`;
+  return wordCount(joined) <= MAX_UNIT_WORDS ? joined : topic;
+}
+
+function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, site: ClauseSite): RawUnit[] {
+  const { offer, piece } = site;
   let classified: Classified | null = isDroppable(clause, message.role, piece) ? null : classifyClause(clause, ctx);
   let text = tidy(clause);
   if (message.role === 'user' && (classified === null || classified.category === 'Decisions' || classified.category === 'Facts')) {
@@ -132,7 +152,7 @@ function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseCo
     }
   }
   if (classified === null || !text) return [];
-  if (classified.category === 'Topics') text = topicText(text);
+  if (classified.category === 'Topics') text = topicOf(text, site.before);
   const pieces = splitToLimit(text);
   const whole = classified;
   return pieces.map((piece) => {
@@ -147,6 +167,7 @@ export function messageUnits(message: ExtractionMessage, context: MessageContext
   let planned = false;
   // Assistant list items under an intro that ends with ":" ("Here is a starting schedule:") are options.
   let introduced = false;
+  let before: string | null = null;
   for (const { text: raw, listItem } of chatSentences(message.text)) {
     const listed = listItem && introduced;
     if (!listItem) introduced = /:\s*$/u.test(raw);
@@ -160,7 +181,10 @@ export function messageUnits(message: ExtractionMessage, context: MessageContext
     const optionList = message.role === 'assistant' && (listed || isOptionList(body));
     const ctx: ClauseContext = { role: message.role, firstUserTurn: context.firstUserTurn, decidedSentence, optionList };
     const clauses = clausesOf(body);
-    for (const clause of clauses) units.push(...unitsOfClause(clause, message, ctx, context.offer, clauses.length > 1));
+    for (const clause of clauses) {
+      units.push(...unitsOfClause(clause, message, ctx, { offer: context.offer, piece: clauses.length > 1, before }));
+      before = tidy(clause);
+    }
   }
   return units;
 }

@@ -16,7 +16,7 @@ export function compressUnitText(text: string): string {
 }
 
 const CLAUSE_BREAK =
-  /\s*;\s*|,\s+(?=(?:and|but|so|or|then|while|whereas|although|though)\s)|,\s+(?=(?:at least|at most|no more than|up to|max|maximum)\s)|,\s+(?=(?:can|could|would|should|is|are|do|does|did|will|what|how|why|when|where|which|who)\b[^,]*\?$)|\s+(?=(?:and|but)\s+(?:i|i'm|i've|i'll|we|we're|we'll|you|you're|he|she|they|it|it's|that's|there's)\s)|\s+[-–—]{1,2}\s+/iu;
+  /\s*;\s*|,\s+(?=(?:and|but|so|or|then|while|whereas|although|though)\s)|,\s+(?=(?:at least|at most|no more than|up to|max|maximum|maybe|perhaps|probably)\s)|,\s+(?=(?:can|could|would|should|is|are|do|does|did|will|what|how|why|when|where|which|who)\b[^,]*\?$)|\s+(?=(?:and|but)\s+(?:i|i'm|i've|i'll|we|we're|we'll|you|you're|he|she|they|it|it's|that's|there's)\s)|\s+[-–—]{1,2}\s+/iu;
 
 /**
  * Splits a sentence into clauses at semicolons, dashes and ", and / but / so ..." when every
@@ -49,7 +49,7 @@ function inList(before: string): boolean {
 
 /** A comma splice ("No retries, we want real failures."): a comma, then a new subject and its verb. */
 const SPLICE =
-  /,\s+(?=(?:(?:now|then|also|but|so)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|that's|there's)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided|won't|can't|doesn't|don't|isn't|will|can|does|did)(?![\p{L}']))/iu;
+  /,\s+(?=(?:(?:now|then|also|but|so)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|that's|there's|those|these)\s|(?!(?:which|who|that|what|where|when|and|but|or|so)\b)[\p{L}-]+ (?:is|are|was|were)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided|won't|can't|doesn't|don't|isn't|will|can|does|did)(?![\p{L}']))/iu;
 const SUBORDINATE_OPENING =
   /^(?:if|since|when|because|as|for|in|with|after|before|once|while|although|though|to|at|on|from|by|given|unless|whether)\b/iu;
 
