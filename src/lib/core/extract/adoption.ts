@@ -33,12 +33,12 @@ export function suggestion(text: string): Suggestion {
 
 /** Words that only acknowledge or point ("yes", "then", "it is", "that one"): not what was chosen. */
 const POINTING: ReadonlySet<string> = new Set(
-  'yes yeah yep sure ok okay fine agree agreed perfect great good idea love sounds sound done let one option please obviously definitely thanks'
+  'yes yeah yep sure ok okay fine agree agreed perfect great good idea love sounds sound done let one option please obviously definitely thanks now too plus said'
     .split(' ')
     .map(stem),
 );
 const DEICTIC =
-  /\b(?:let(?:'s| us) do (?:that|this|it|both|those)|(?:i|we)(?:'ll| will) do (?:that|this|it|both)|do (?:that|this|it)\b|doing (?:that|this|it)\b|go with (?:that|this|it)\b|(?:that|this) one\b|the (?:first|second|third|last|1st|2nd|3rd) (?:one|option)\b|option (?:\d|[a-c])\b|\b[a-z]+ing (?:it|that|this|those|them)\b|\bit is\.?$|(?:sounds good|yes|ok|okay|agreed|deal),? (?:let(?:'s| us)|we(?:'ll| will)|i(?:'ll| will))\b)/iu;
+  /\b(?:let(?:'s| us) do (?:that|this|it|both|those)|(?:i|we)(?:'ll| will) do (?:that|this|it|both)|do (?:that|this|it)\b|doing (?:that|this|it)\b|go with (?:that|this|it)\b|(?:that|this) one\b|the (?:first|second|third|last|1st|2nd|3rd) (?:one|option)\b|option (?:\d|[a-c])\b|\b[a-z]+ing (?:it|that|this|those|them)\b|^(?:\S+\s+){1,3}it is\.?$|(?:sounds good|yes|ok|okay|agreed|deal),? (?:let(?:'s| us)|we(?:'ll| will)|i(?:'ll| will))\b)/iu;
 const ORDINAL: Record<string, number> = {
   first: 0,
   '1st': 0,
@@ -54,8 +54,10 @@ const ORDINAL: Record<string, number> = {
   '3': 2,
 };
 
+const ORDINAL_REF = /\b(?:the )?(first|second|third|last|1st|2nd|3rd) (?:one|option)\b|\boption (\d|[a-c])\b/iu;
+
 function ordinalPick(clause: string, suggestions: readonly Suggestion[]): Suggestion | null {
-  const m = /\b(?:the )?(first|second|third|last|1st|2nd|3rd) (?:one|option)\b|\boption (\d|[a-c])\b/iu.exec(clause);
+  const m = ORDINAL_REF.exec(clause);
   if (!m) return null;
   const key = (m[1] ?? m[2] ?? '').toLowerCase();
   if (key === 'last') return suggestions.at(-1) ?? null;
@@ -116,6 +118,11 @@ const negated = (text: string): boolean => tokens(text).some((t) => NEGATORS.has
  * one statement of the message for a verbless reply). A question, a hedge, someone else's
  * choice, or a reply of the opposite polarity ("No showers at the office.") adopts nothing.
  */
+/** The clause points back at something said before ("let's do that", "the second one", "Cards it is"). */
+export function pointsBack(clause: string): boolean {
+  return DEICTIC.test(clause) || ORDINAL_REF.test(clause);
+}
+
 export function adoptionOf(input: AdoptionInput): Adoption | null {
   const { clause } = input;
   // A question, a hedge, someone else's choice or a refusal ("No yeast.") takes nothing.
@@ -127,11 +134,12 @@ export function adoptionOf(input: AdoptionInput): Adoption | null {
   const best = [...suggestions].sort((a, b) => overlap(b) - overlap(a))[0];
   const ordinal = ordinalPick(clause, suggestions);
   const deictic = DEICTIC.test(clause);
-  const echo = (input.verbless || APPROVAL.test(clause) || DONE.test(clause)) && chosen.length > 0 && chosen.length <= 3;
+  const echo = (input.verbless || APPROVAL.test(clause) || DONE.test(clause)) && chosen.length > 0 && chosen.length <= 4;
   let adopted: Suggestion | null = ordinal;
   if (!adopted && deictic && best) adopted = overlap(best) > 0 ? best : suggestions[0]!;
   if (!adopted && echo && best && overlap(best) * 2 >= chosen.length) adopted = best;
-  if (!adopted && echo) {
+  // "Just one worker for now" describes the person's case; it picks nothing.
+  if (!adopted && echo && !/\b(?:just|only)\b/iu.test(clause)) {
     const named = input.statements.find((s) => chosen.every((t) => s.terms.has(t)));
     // An option named in a statement ("Yaris." after "...a 2020 Yaris Hybrid with 50,000 km"): the name as the assistant gave it.
     if (named) return { text: namedSpan(named.text, chosen) ?? clause, adopted: named };

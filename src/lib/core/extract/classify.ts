@@ -14,6 +14,7 @@ import {
   TASK_VERBS,
 } from './cues';
 import type { Category } from './units';
+import { BASE_VERBS } from './verbs';
 
 /**
  * The rules that file one clause under a category, in the order a careful labeller applies them
@@ -39,7 +40,10 @@ export interface Classified {
 
 const TOPIC_REQUEST =
   /^(?:(?:can|could|would) you (?:please )?help me(?: (?:with|to|on|plan|choose|build|make|fix))?|(?:please )?help me(?: (?:with|to|on))?|(?:(?:i|we)\s*)?(?:need|want|would like|'d like) (?:some )?(?:help|advice) (?:with|on|about|to)|(?:i|we)(?: want|'d like| would like) to (?:talk|chat) about|let(?:'s| us) talk about|(?:next|new|another|quick|a) (?:question|topic)(?: about)?[:,]?)\s+/iu;
-const OPENER = /\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+/iu;
+const OPENER =
+  /\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|\b(?:i|we)(?: want| need| would like|'d like)\s+(?:a|an|some|the|help)\s+/iu;
+const OPENER_HEAD =
+  /^.*?\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|^.*?\b(?:i|we)(?: want| need| would like|'d like)\s+(?=(?:a|an|some|the)\s)/iu;
 const NOT_A_QUESTION =
   /^(?:any (?:advice|ideas|tips|thoughts|suggestions|recommendations)|thoughts|ideas|right|ok|okay|no|yes|really|like this|what do you think|does that make sense)\??$/iu;
 
@@ -49,32 +53,32 @@ const PRESENT_CHOICE =
 /** A habit, not a choice ("we go there every week"). */
 const HABIT = /\b(?:a|per|every|each) (?:day|week|month|year|night|morning)\b|\busually\b|\balways\b|\boften\b/iu;
 const AUXILIARY =
-  /\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|must|isn't|aren't|wasn't|don't|doesn't|didn't|can't|won't|wouldn't|shouldn't)\b|'(?:s|re|m|ll|d|ve)\b/iu;
+  /\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|must|isn't|aren't|wasn't|don't|doesn't|didn't|can't|won't|wouldn't|shouldn't)\b|'(?:re|m|ll|d|ve)\b|\b(?:it|that|there|what|here|he|she|who|where|how|this)'s\b/iu;
 const SUBJECT_VERB = /\b(?:i|we|you|he|she|they|it|that|which|who)\s+[a-z]+/iu;
 /** Words that make a verbless reply a choice: a schedule, an order, an exclusion. */
 const SCHEDULE =
-  /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekly|daily|monthly|every|each|per|first|then|instead|only|this year|this month|from \d+(?:[.:]\d+)?\s*(?:am|pm)? to \d+(?:[.:]\d+)?\s*(?:am|pm)?|no [a-z]+)\b/iu;
+  /\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekly|daily|monthly|every|each|per|first|then|instead|only|this year|this month|from \d+(?:[.:]\d+)?\s*(?:am|pm)? to \d+(?:[.:]\d+)?\s*(?:am|pm)?|no [a-z]+)\b/iu;
 const APPROXIMATE = /\b(?:about|around|roughly|approximately|nearly|almost)\b|~/iu;
+
+/** Common verbs in the third person ("Taste matters more to me."): a clause with one is not verbless. */
+const PRESENT_VERB =
+  /\b(?:matters|needs|works|makes|takes|gets|goes|comes|seems|looks|feels|sounds|costs|means|helps|wants|likes|loves|hates|says|runs|uses|keeps|holds|gives|lets|fits|suits|depends|happens|includes|contains|covers|changes|starts|ends|stays|remains|becomes|leaves|brings|shows|tells|knows|thinks|lives|owns|pays|sells|buys|grows|moves|opens|closes|breaks|fails|wins|loses|lasts|counts|requires|allows|offers|provides|supports|ships)\b/iu;
 
 /** A clause with no finite verb ("Two hours, from 3 to 5pm."): chat replies state choices this way. */
 export function isVerbless(clause: string): boolean {
-  return (
-    !AUXILIARY.test(clause) &&
-    !SUBJECT_VERB.test(clause) &&
-    !/\b\w+(?:ed)\b/iu.test(clause.replace(/\b(?:need|red|bed|speed|seed|feed|shed|wed)\b/giu, ''))
-  );
+  return !AUXILIARY.test(clause) && !SUBJECT_VERB.test(clause) && !PRESENT_VERB.test(clause);
 }
 const NEGATED_CHOICE =
-  /\b(?:i|we)(?:'re| are|'m| am) not \w+ing\b|\b(?:i|we) (?:won't|will not|shall not|don't|do not|never)\s+(?!know|think|have|like|want|need|mind|care|see|sure|understand|remember|expect|get|feel|believe|agree)[a-z]+/iu;
+  /\b(?:i|we)(?:'re| are|'m| am) not \w+ing\b|\b(?:i|we) (?:won't|will not|shall not|don't|do not|never)\s+(?!know|think|have|like|want|need|mind|care|see|sure|understand|remember|expect|get|feel|believe|agree|own|live|mean)[a-z]+/iu;
 const NO_THING = /^(?:so )?no [\p{L}][\p{L}\p{N} -]*$/iu;
 const X_NOT_Y = /,\s*not (?:a |an |the )?[\p{L}\p{N}]/iu;
 const CONDITIONAL = /^if\b|\bif (?:i|we|they|it|he|she|you)\b.*\b(?:would|'d|might|could|maybe)\b/iu;
 const USER_SOFT = /\b(?:would|we'd|i'd|could|sounds?)\b/iu;
 const ASSISTANT_SOFT = /\b(?:would|could|can cause)\b|\bcan be (?!\w+ed\b)|\bmay\b(?! \d)/u;
 const QUANTITY_LIMIT =
-  /\b(?:at most|at least|no more than|no less than|less than|more than|max(?:imum)?|min(?:imum)?|up to|under|below|within|budget|deadline)\b/iu;
+  /\b(?:at most|at least|no more than|no less than|less than|more than|max(?:imum)?|min(?:imum)?|up to|under|below|within|budget|deadline|the (?:most|least) (?:we|i)(?:'ll| will| can| would| could)?)\b/iu;
 const LEADING_FRAME =
-  /^(?:(?:then|also|so|and|first|finally|next|afterwards|otherwise|instead|now|meanwhile|either way),?\s+|(?:note|remember|keep in mind|bear in mind) that\s+|(?:for|in|at|on|with|after|before|during|once|when|since|from|to|if|as|by)\b[^,]{1,60},\s*)+/iu;
+  /^(?:(?:then|also|so|and|or|first|finally|next|afterwards|otherwise|instead|now|meanwhile|either way|alternatively),?\s+|(?:note|remember|keep in mind|bear in mind) that\s+|(?:for|in|at|on|with|after|before|during|once|when|since|from|to|if|as|by)\b[^,]{1,60},\s*)+/iu;
 
 /** The first word of the clause once a leading frame ("In Alfama, ", "Then ") is set aside. */
 export function leadingVerb(clause: string): string {
@@ -91,22 +95,30 @@ export function leadingVerb(clause: string): string {
   return word;
 }
 
-/** Base verbs that open advice ("Water the lawn early.") or a person's instruction to themselves. */
-const IMPERATIVE_VERBS: ReadonlySet<string> = new Set([
-  ...CHOICE_VERBS,
-  ...TASK_VERBS,
-  ...(
-    'avoid pay look feed water place spend enable disable declare parse filter watch film orient increase decrease reduce ride mix ' +
-    'cool heat leave let give mention save share store track train wait plan cook prepare bring pack wear lock label ' +
-    'retry change recheck request taper edit flag slow say ask speak talk listen watch follow unfollow subscribe ' +
-    'invest transfer forward notify inform warn delegate outsource hire interview shortlist vote rotate space pace ' +
-    'prune trim cut dig sow soak rinse wash dry fill empty press cube season stir bake roast boil fry chop slice ' +
-    'replace restart reboot update upgrade install uninstall configure deploy commit push pull merge rebase run profile ' +
-    'measure compare list sort count split join keep stretch rest warm walk jog sleep eat drink breathe focus relax ' +
-    'start finish begin end limit cap aim target budget price negotiate counter decline accept confirm insist frame ' +
-    'present introduce explain describe tell show highlight emphasise emphasize stress open close'
-  ).split(' '),
-]);
+/** Verbs that open advice ("Water the lawn early.") or a person's instruction to themselves. */
+const IMPERATIVE_VERBS: ReadonlySet<string> = new Set([...CHOICE_VERBS, ...TASK_VERBS, ...BASE_VERBS]);
+
+/**
+ * A person's list of tasks or choices in one clause, one per piece: "order the Roland this week
+ * and text the teacher tonight", "Buy the tent, borrow the rest". Only a clause that opens with a
+ * verb (or "I'll" / "I need to" + verb) splits, at ", <verb>" or "and <task verb>".
+ */
+export function splitCoordinated(clause: string): string[] {
+  const head = /^(?:(?:i|we)(?:'ll| will| need to| have to| must)\s+)?([a-z]+)\b(?!')/iu.exec(clause);
+  if (!head || !IMPERATIVE_VERBS.has(head[1]!.toLowerCase())) return [clause];
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of clause.matchAll(/(,\s+(?:and\s+)?|\s+and\s+)([a-z]+)\b/giu)) {
+    const verb = m[2]!.toLowerCase();
+    const ok = m[1]!.includes(',') ? IMPERATIVE_VERBS.has(verb) : TASK_VERBS.has(verb);
+    if (!ok) continue;
+    parts.push(clause.slice(from, m.index));
+    from = m.index + m[1]!.length;
+  }
+  parts.push(clause.slice(from));
+  const pieces = parts.map((p) => p.trim()).filter(Boolean);
+  return pieces.length > 1 && pieces.every((p) => p.split(/\s+/u).length >= 2) ? pieces : [clause];
+}
 
 export function isImperative(clause: string): boolean {
   const verb = leadingVerb(clause);
@@ -132,7 +144,14 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
   if (present && (/take|stop|choose|pick|skip|switch/iu.test(present[0]) || !HABIT.test(clause))) {
     return { category: 'Decisions', cue: 'present-choice' };
   }
-  if (/^\p{L}+ing\b/u.test(clause) && timed) return { category: 'Action Items', cue: 'gerund-timed' };
+  // "Booking the inspection on Thursday" is a task; "Leaving on 12 July" is the itinerary.
+  if (
+    /^\p{L}+ing\b/u.test(clause) &&
+    timed &&
+    !/^(?:leaving|arriving|flying|landing|departing|returning|travell?ing|back)\b/iu.test(clause)
+  ) {
+    return { category: 'Action Items', cue: 'gerund-timed' };
+  }
   const verb = leadingVerb(clause);
   if (verb && IMPERATIVE_VERBS.has(verb)) {
     if (TASK_VERBS.has(verb) || timed) return { category: 'Action Items', cue: `imperative-task:${verb}` };
@@ -162,6 +181,7 @@ function userClause(clause: string, ctx: ClauseContext): Classified {
   if (HEDGE.test(clause) || CONDITIONAL.test(clause)) return { category: 'Provisional/Exploratory', cue: 'hedge' };
   if (QUANTITY_LIMIT.test(clause) && CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'limit' };
   if (USER_CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'user-constraint' };
+  if (/^never\b/iu.test(clause)) return { category: 'Constraints', cue: 'never' };
   const chosen = userDecisionOrAction(clause, ctx);
   if (chosen) return chosen;
   if (CONSTRAINT.test(clause)) return { category: 'Constraints', cue: 'constraint' };
@@ -169,13 +189,20 @@ function userClause(clause: string, ctx: ClauseContext): Classified {
   return { category: 'Facts', cue: 'fact' };
 }
 
+/** A limit with a measure or a window ("at least 90 cm", "no more than 10%", "within 5 days", "only when"). */
+const MEASURED_LIMIT =
+  /\b(?:at least|at most|no more than|no less than|max(?:imum)?|min(?:imum)?) (?:[€$£]\s?)?\d[\d.,]*\s?(?:%|cm|mm|m|m2|m3|km|kg|g|l|ml|°c?|degrees|bar|gb|mb|tb|kwh|w|v|€|\$|£|k)(?![\p{L}\p{N}])|\bwithin \d|\bonly (?:when|if|after|before|in|on|with)\b/iu;
+
 function assistantClause(clause: string, ctx: ClauseContext): Classified {
   const body = clause.replace(LEADING_FRAME, '');
-  if (/^(?:don't|do not|never)\b/iu.test(body)) return { category: 'Constraints', cue: 'prohibition' };
-  if (STRONG_CONSTRAINT.test(body)) return { category: 'Constraints', cue: 'strong-constraint' };
+  if (/^(?:don't|do not|never|only)\b/iu.test(body)) return { category: 'Constraints', cue: 'prohibition' };
+  // Advice in the imperative is an Idea unless it sets a measured limit ("Make the door at least 90 cm wide.").
+  if (isImperative(clause)) {
+    return MEASURED_LIMIT.test(body) ? { category: 'Constraints', cue: 'measured-limit' } : { category: 'Ideas', cue: 'imperative' };
+  }
+  if (STRONG_CONSTRAINT.test(body) || MEASURED_LIMIT.test(body)) return { category: 'Constraints', cue: 'strong-constraint' };
   if (SUGGESTION.test(clause) || /^avoid\b/iu.test(clause)) return { category: 'Ideas', cue: 'suggestion' };
   if (HEDGE.test(clause)) return { category: 'Provisional/Exploratory', cue: 'hedge' };
-  if (isImperative(clause)) return { category: 'Ideas', cue: 'imperative' };
   if (CONSTRAINT.test(clause)) return { category: 'Constraints', cue: 'constraint' };
   if (ASSISTANT_SOFT.test(clause)) return { category: 'Provisional/Exploratory', cue: 'soft' };
   if (ctx.optionList) return { category: 'Ideas', cue: 'option' };
@@ -189,8 +216,6 @@ export function classifyClause(clause: string, ctx: ClauseContext): Classified |
 
 /** The request of a topic sentence without its framing ("Can you help me plan X?" -> "plan X"). */
 export function topicText(clause: string): string {
-  const stripped = clause
-    .replace(TOPIC_REQUEST, '')
-    .replace(/^.*?\b(?:i|we) (?:want|need|would like|'d like|am trying|'m trying|am planning|'m planning|plan) to\s+/iu, '');
+  const stripped = clause.replace(TOPIC_REQUEST, '').replace(OPENER_HEAD, '');
   return stripped.replace(/\?\s*$/u, '.').trim() || clause;
 }

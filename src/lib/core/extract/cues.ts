@@ -56,13 +56,17 @@ export const DECISION = words(
     "(?:i|we)(?:'ll| will| shall)? (?:go|stick) (?:with|for)",
     'go with',
     "let(?:'s| us)(?! (?:see|talk|chat|think|hope|say|discuss|check|look|figure|catch up|keep \\w+ing|start with the basics)\\b)",
-    'it is(?=[.!]?$)',
+    '^(?:\\S+ ){1,3}it is(?=[.!]?$)',
     "it's settled",
     '(?:is|are) out',
     '(?:stays|remains)',
     'instead',
     'over (?:the )?[a-z]+,? agreed',
     "we(?:'re| are) doing",
+    "(?:i|we)(?:'m| am|'re| are) (?:using|choosing|picking|skipping|dropping|keeping)",
+    'from now on',
+    'going forward',
+    'from (?:today|tomorrow) on',
   ].join('|'),
 );
 
@@ -103,6 +107,9 @@ export const TASK_TIME = words(
     'later today',
     'in the morning',
     'first(?=[.!]?$)',
+    '(?:on|by|before) (?:the )?\\d{1,2}(?:st|nd|rd|th)',
+    '(?:on|by|before) (?:the )?\\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\\w*',
+    'on payday',
   ].join('|'),
 );
 
@@ -118,6 +125,7 @@ export const ACTION = words(
     'do not forget',
     'reminder',
     'note to self',
+    'to[- ]?do(?=\\s*:)',
     'to-?do',
     'next step',
     'action item',
@@ -134,10 +142,9 @@ export const CONSTRAINT = words(
     'only if',
     'at most',
     'at least',
+    'the (?:most|least) (?:we|i)',
     'no more than',
     'no less than',
-    'less than',
-    'more than',
     'max(?:imum)?',
     'min(?:imum)?',
     'up to',
@@ -190,9 +197,9 @@ export const USER_CONSTRAINT = words(
 /** Limits stated firmly enough to beat an imperative's reading as advice ("Never run drip and sprinklers together."). */
 export const STRONG_CONSTRAINT = phrases([
   "\\b(?:must(?!-)|mustn't|can only|only if|no more than|no less than|no later than|requires?|required|permission|not allowed)\\b",
-  '\\bwithin (?:\\d|a |an |one |two |three )',
+  '\\bwithin \\d',
+  '\\ballows? \\w+ only\\b',
   "^(?:never|don't|do not|only)\\b",
-  '\\b(?:at least|at most|up to|under|below|over|max(?:imum)?|min(?:imum)?) (?:[€$£]\\s?)?\\d[\\d.,]*\\s?(?:%|cm|mm|m|m2|m3|km|kg|g|l|ml|°c?|degrees|bar|gb|mb|tb|kwh|w|v|€|\\$|£|k)(?![\\p{L}\\p{N}])',
 ]);
 
 /** An inline list of options after a colon ("Options: a mesh, a powerline adapter, or a cable."). */
@@ -213,7 +220,8 @@ export const SUGGESTION = words(
     'alternatives?',
     'alternatively',
     'a good (?:option|choice|fit|start|idea|bet|pick)',
-    'works? best',
+    '(?:a|the) (?:popular|common|usual|classic|safe|solid|standard) (?:choice|option|split|pick|combination|setup|first \\w+|pairing)',
+    'works? (?:best|well|fine)(?!\\s+with)',
     'fits?(?: (?:well|best|you))?(?=[.!]?$)',
     'would (?:suit|fit|work)',
     'best (?:bet|choice|option|pick)',

@@ -1,23 +1,42 @@
 import { chatSentences, proseSentences } from '../text/sentences';
-import { adoptionOf, suggestion, type Suggestion } from './adoption';
-import { kindForCategory } from './category-match';
-import { classifyClause, isVerbless, topicText, type Classified, type ClauseContext } from './classify';
+import { adoptionOf, pointsBack, suggestion, type Suggestion } from './adoption';
+import { classifyClause, isVerbless, splitCoordinated, topicText, type Classified, type ClauseContext } from './classify';
 import { DECISION, LEADING_FILLER, OPTION_LIST } from './cues';
 import { cleanSentence, isCodeLike, isNoise, noiseReason, pointsAtAttachment, stripAcknowledgement } from './noise';
 import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text';
-import { MAX_UNIT_WORDS, wordCount, type Category, type ExtractionMessage, type RawUnit } from './units';
+import type { Role } from '../records';
+import { MAX_UNIT_WORDS, wordCount, type Category, type ExtractionMessage } from './units';
 import type { ExtractionWindow } from './windows';
-import { contentWords } from './words';
-
-export { isNoise } from './noise';
+import { contentWords, contentWordSet } from './words';
 
 /**
- * The extractor used when no LLM is available. Per message: sentences (code, placeholders, links
- * and ids left out), acknowledgements and small talk dropped, clauses classified by the labelling
- * rules (`classify.ts`), a user's short reply that takes the assistant's suggestion made a Decision
- * citing the user's turn (`adoption.ts`), and every clause over fifteen words split into several
- * units, never cut. Its output goes through the same validator as an LLM's.
+ * The segments of the rule-based extractor, with the rules' category for each. Per message:
+ * sentences (code, placeholders, links and ids left out), acknowledgements and small talk dropped,
+ * clauses classified by the labelling rules (`classify.ts`), a user's short reply that takes the
+ * assistant's suggestion made a Decision citing the user's turn (`adoption.ts`), and every clause
+ * over fifteen words split into several segments, never cut. Each segment keeps what the rules saw
+ * (cue, context, adoption), which the category classifier reads as features.
  */
+export interface Segment {
+  /** The unit text (at most fifteen words). */
+  text: string;
+  /** The rules' category and the rule that chose it. */
+  category: Category;
+  cue: string;
+  role: Role;
+  messageId: string;
+  /** The clause the segment came from. */
+  clause: string;
+  firstUserTurn: boolean;
+  decidedSentence: boolean;
+  optionList: boolean;
+  /** One of several clauses or pieces of its sentence. */
+  piece: boolean;
+  /** Suggestions of the assistant message right before (0 for an assistant segment). */
+  offered: number;
+  /** Words the clause shares with those suggestions and statements. */
+  offerOverlap: number;
+}
 const DECIDED_PREFIX =
   /^(?:(?:we|i)(?:'ve| have)? decided|decided|(?:final )?decision|(?:ok,? )?(?:here's|here is) the plan|the plan is|plan)\s*:\s*/iu;
 
@@ -65,8 +84,10 @@ const NO_OFFER: Offer = { suggestions: [], statements: [] };
  * The clauses of a sentence. A piece with no content word at all ("so that's it") goes back to
  * its neighbour; any other piece stays a clause even when it is short: a split never loses words.
  */
-function clausesOf(sentence: string): string[] {
-  const pieces = splitList(sentence).flatMap((item) => splitClauses(item).flatMap((clause) => splitSplices(clause)));
+function clausesOf(sentence: string, role: Role = 'assistant'): string[] {
+  const pieces = splitList(sentence)
+    .flatMap((item) => splitClauses(item).flatMap((clause) => splitSplices(clause)))
+    .flatMap((clause) => (role === 'user' ? splitCoordinated(clause) : [clause]));
   const out: string[] = [];
   for (const piece of pieces) {
     const empty = contentWords(piece).length === 0 && !/\?\s*$/u.test(piece);
@@ -134,11 +155,12 @@ function topicOf(text: string, before: string | null): string {
   return wordCount(joined) <= MAX_UNIT_WORDS ? joined : topic;
 }
 
-function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, site: ClauseSite): RawUnit[] {
+function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseContext, site: ClauseSite): Segment[] {
   const { offer, piece } = site;
   let classified: Classified | null = isDroppable(clause, message.role, piece) ? null : classifyClause(clause, ctx);
   let text = tidy(clause);
-  if (message.role === 'user' && (classified === null || classified.category === 'Decisions' || classified.category === 'Facts')) {
+  const adoptable = classified === null || classified.category === 'Decisions' || classified.category === 'Facts' || pointsBack(clause);
+  if (message.role === 'user' && adoptable) {
     const adopted = adoptionOf({
       clause: text,
       suggestions: offer.suggestions,
@@ -155,14 +177,27 @@ function unitsOfClause(clause: string, message: ExtractionMessage, ctx: ClauseCo
   if (classified.category === 'Topics') text = topicOf(text, site.before);
   const pieces = splitToLimit(text);
   const whole = classified;
-  return pieces.map((piece) => {
-    const category = pieces.length > 1 ? pieceCategory(piece, whole, ctx) : whole.category;
-    return { kind: kindForCategory(category), category, text: piece, sourceMessageIds: [message.id] };
-  });
+  const terms = contentWordSet(clause);
+  const offered = [...offer.suggestions, ...offer.statements];
+  const offerOverlap = [...terms].filter((t) => offered.some((o) => o.terms.has(t))).length;
+  return pieces.map((text) => ({
+    text,
+    category: pieces.length > 1 ? pieceCategory(text, whole, ctx) : whole.category,
+    cue: whole.cue,
+    role: message.role,
+    messageId: message.id,
+    clause: tidy(clause),
+    firstUserTurn: ctx.firstUserTurn,
+    decidedSentence: ctx.decidedSentence,
+    optionList: ctx.optionList ?? false,
+    piece: piece || pieces.length > 1,
+    offered: offer.suggestions.length,
+    offerOverlap,
+  }));
 }
 
-export function messageUnits(message: ExtractionMessage, context: MessageContext): RawUnit[] {
-  const units: RawUnit[] = [];
+export function messageSegments(message: ExtractionMessage, context: MessageContext): Segment[] {
+  const units: Segment[] = [];
   // After "Here's the plan:" the person's verbless lines are the plan too ("Backoff max 5 retries.").
   let planned = false;
   // Assistant list items under an intro that ends with ":" ("Here is a starting schedule:") are options.
@@ -180,9 +215,9 @@ export function messageUnits(message: ExtractionMessage, context: MessageContext
     if (!body) continue;
     const optionList = message.role === 'assistant' && (listed || isOptionList(body));
     const ctx: ClauseContext = { role: message.role, firstUserTurn: context.firstUserTurn, decidedSentence, optionList };
-    const clauses = clausesOf(body);
+    const clauses = clausesOf(body, message.role);
     for (const clause of clauses) {
-      units.push(...unitsOfClause(clause, message, ctx, { offer: context.offer, piece: clauses.length > 1, before }));
+      units.push(...segmentsOfClause(clause, message, ctx, { offer: context.offer, piece: clauses.length > 1, before }));
       before = tidy(clause);
     }
   }
@@ -190,23 +225,23 @@ export function messageUnits(message: ExtractionMessage, context: MessageContext
 }
 
 /**
- * Units of a window's citable messages. `conversation` (the whole thread, in order) gives each
+ * Segments of a window's citable messages. `conversation` (the whole thread, in order) gives each
  * message its neighbours across window edges: the assistant message a user reply answers, and
  * whether this is the person's first message.
  */
-export function ruleBasedUnits(window: ExtractionWindow, conversation?: readonly ExtractionMessage[]): RawUnit[] {
+export function ruleBasedSegments(window: ExtractionWindow, conversation?: readonly ExtractionMessage[]): Segment[] {
   const thread = conversation ?? window.messages;
   const firstUser = thread.find((m) => m.role === 'user')?.id;
   const position = new Map<string, number>();
   thread.forEach((m, i) => {
     if (!position.has(m.id)) position.set(m.id, i);
   });
-  const units: RawUnit[] = [];
+  const segments: Segment[] = [];
   for (const message of window.messages) {
     if (message.context) continue;
     const before = thread[(position.get(message.id) ?? 0) - 1];
     const offer = message.role === 'user' && before?.role === 'assistant' ? offerOf(before.text) : NO_OFFER;
-    units.push(...messageUnits(message, { firstUserTurn: message.id === firstUser, offer }));
+    segments.push(...messageSegments(message, { firstUserTurn: message.id === firstUser, offer }));
   }
-  return units;
+  return segments;
 }

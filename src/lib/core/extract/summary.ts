@@ -1,6 +1,6 @@
 import type { Llm } from '../api/llm';
 import { isVaultError, toVaultError, vaultError, type VaultError } from '../errors';
-import { isNoise } from './rule-based';
+import { isNoise } from './noise';
 import { summaryJsonSchema, summaryOutput } from './schema';
 import { proseSentences } from '../text/sentences';
 import { wordCount, type ExtractionMessage } from './units';

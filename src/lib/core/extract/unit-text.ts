@@ -29,7 +29,7 @@ export function splitClauses(sentence: string, minWords = 2): string[] {
   for (const m of sentence.matchAll(breaks)) {
     const at = m.index;
     // ", and desserts" closing a list ("salads, sandwiches, and desserts") is not a clause break.
-    if (m[0].startsWith(',') && inList(sentence.slice(from, at))) continue;
+    if (/^,\s+$/u.test(m[0]) && /^(?:and|or)\s/iu.test(sentence.slice(at + m[0].length)) && inList(sentence.slice(from, at))) continue;
     parts.push(sentence.slice(from, at));
     from = at + m[0].length;
   }
@@ -49,7 +49,7 @@ function inList(before: string): boolean {
 
 /** A comma splice ("No retries, we want real failures."): a comma, then a new subject and its verb. */
 const SPLICE =
-  /,\s+(?=(?:(?:now|then|also|but|so)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|that's|there's|those|these)\s|(?!(?:which|who|that|what|where|when|and|but|or|so)\b)[\p{L}-]+ (?:is|are|was|were)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided|won't|can't|doesn't|don't|isn't|will|can|does|did)(?![\p{L}']))/iu;
+  /,\s+(?=(?:(?:now|then|also|but|so)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|there's|those|these)\s|(?!(?:which|who|that|what|where|when|and|but|or|so)\b)[\p{L}-]+ (?:is|are|was|were)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided|won't|can't|doesn't|don't|isn't|will|can|does|did)(?![\p{L}']))/iu;
 const SUBORDINATE_OPENING =
   /^(?:if|since|when|because|as|for|in|with|after|before|once|while|although|though|to|at|on|from|by|given|unless|whether)\b/iu;
 

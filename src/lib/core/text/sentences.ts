@@ -83,6 +83,8 @@ const ABBREVIATIONS = new Set([
   'hon',
 ]);
 
+const NUMBERED = new Set(['fig', 'no', 'vol', 'ch', 'sec']);
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})/u;
 const BLOCK_LINE = /^ {0,3}(#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>\s?|\|)/u;
 const HEADING_LINE = /^ {0,3}#{1,6}\s/u;
@@ -121,6 +123,8 @@ function endsWithAbbreviation(text: string, dotIndex: number): boolean {
   if (word.length === 0) return false;
   // "Q2U." or "26°C." ends a longer token: not an initial.
   if (i >= 0 && !/[\s("'“‘[]/u.test(text[i]!)) return false;
+  // "fig." and "no." abbreviate only before a number ("Fig. 3", "No. 5"); "the fig. Grow" ends a sentence.
+  if (NUMBERED.has(word)) return /^\s*\d/u.test(text.slice(dotIndex + 1));
   if (ABBREVIATIONS.has(word)) return true;
   // A single letter ("J. K. Rowling") or dotted initials ("U.S.A").
   return /^\p{L}$/u.test(word) || /^(\p{L}\.)+\p{L}$/u.test(word);
