@@ -112,18 +112,6 @@ function eligiblePairs(gold: readonly GoldUnit[], predicted: readonly CandidateU
   return pairs;
 }
 
-/**
- * Which gold unit each predicted unit stands for, whatever their categories (the `detection`
- * pairing): predicted index -> gold index. The classifier's training labels come from it.
- */
-export function alignUnits(
-  gold: readonly GoldUnit[],
-  predicted: readonly Pick<CandidateUnit, 'text' | 'sourceMessageIds' | 'category'>[],
-): Map<number, number> {
-  const pairs = assign(eligiblePairs(gold, predicted as CandidateUnit[], MATCH_THRESHOLD), (p) => (p.sameCategory ? 1 : 0));
-  return new Map(pairs.map((p) => [p.predicted, p.gold]));
-}
-
 /** Greedy one-to-one assignment; `prefer` ranks pairs before the score does. */
 function assign(pairs: readonly Pair[], prefer: (p: Pair) => number = () => 0): Pair[] {
   const sorted = [...pairs].sort((a, b) => prefer(b) - prefer(a) || b.score - a.score || a.gold - b.gold || a.predicted - b.predicted);
