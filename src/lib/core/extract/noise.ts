@@ -23,7 +23,7 @@ export function cleanSentence(sentence: string): string {
     .replace(UUID, ' ')
     .replace(TOKEN_ID, ' ')
     .replace(HEX, ' ')
-    .replace(/\(\s*\)|\[\s*\]/gu, ' ');
+    .replace(/\(\s+\)|\[\s+\]/gu, ' ');
   // "see <link>." without its link: the pointer goes too.
   return (linked ? cleaned.replace(/[,;:]?\s*\b(?:see|at|here|via|from)\s*([.!?]?)\s*$/iu, '$1') : cleaned)
     .replace(/\s+([.,;:!?])/gu, '$1')
@@ -49,13 +49,39 @@ export function isCodeLike(sentence: string): boolean {
   return s.length > 0 && (letters / s.length < 0.45 || symbols / s.length > 0.12);
 }
 
+/** A line of code outside a fence: a definition, a control line, an assignment, a statement keyword. */
+const CODE_LINE =
+  /^\s*(?:(?:async\s+)?def\s+\w+|class\s+\w+.*:\s*$|(?:for|while|if|elif|with|try|except|else|finally)\b.*:\s*$|(?:return|yield|raise|pass|break|continue|import\s|from\s+\S+\s+import)\b|@\w+|(?:const|let|var|function|export|public|private|fn|func)\s|[}\])]+[;,]?\s*$|[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*[+\-*/]?=\s*[^=\s])/u;
+
+/**
+ * The message without code that was pasted outside a fence: code-like lines, and the indented
+ * lines that follow one (the body of a pasted function). Fenced blocks are left to the splitter.
+ */
+export function withoutCodeLines(text: string): string {
+  const out: string[] = [];
+  let inCode = false;
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(?:```|~~~)/u.test(line)) fenced = !fenced;
+    if (fenced || /^\s*(?:```|~~~)/u.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const indented = /^(?:\t| {2,})\S/u.test(line);
+    const code = CODE_LINE.test(line) || (inCode && (indented || /^\s*(?:#.*)?$/u.test(line)));
+    inCode = code && line.trim() !== '' ? true : code ? inCode : false;
+    out.push(code ? '' : line);
+  }
+  return out.join('\n');
+}
+
 /** Acknowledgements and praise with nothing else in them, or as a prefix ("Good call: ..."). */
 const ACK =
-  /^(?:(?:ok(?:ay)?|k|sure|yes|yeah|yep|yup|no|nope|right|fine|perfect|great|good|nice|cool|done|agreed|exactly|true|fair|indeed|absolutely|definitely|excellent|awesome|brilliant|thanks?|thank you|cheers|lol|haha|hmm|wow|please|yes please|no thanks|no thank you|no way|of course|got it|i see|makes sense|that makes sense|fair enough|love it|(?:i'll |will )?keep (?:that|it|this) in mind|sounds (?:good|great|right|fine|perfect|reasonable)|(?:that|this) (?:works|helps)(?: well)?|(?:that's|that is|this is|it's|sounds like|what a)?\s*(?:a |an )?(?:very |really )?(?:good|great|solid|nice|sound|reasonable|smart|fair|wise|excellent|perfect|lovely|clever) (?:plan|choice|idea|call|start|structure|balance|order|mix|range|catch|point|question|approach|decision|pick|one|option))(?:\s*[,.:;!-]+\s*|\s*$))+/iu;
+  /^(?:(?:ok(?:ay)?|k|sure|yes|yeah|yep|yup|no|nope|right|fine|perfect|great|good|nice|cool|done|agreed|exactly|true|fair|indeed|absolutely|definitely|excellent|awesome|brilliant|thanks?|thank you|cheers|lol|haha|hmm|wow|please|yes please|no thanks|no thank you|no way|of course|got it|i see|makes sense|that makes sense|fair enough|love it|(?:i'll |will )?keep (?:that|it|this) in mind|sounds (?:good|great|right|fine|perfect|reasonable)|(?:that|this) (?:works|helps)(?: well)?|(?:that's|that is|this is|it's|sounds like|what a)?\s*(?:a |an )?(?:very |really )?(?:good|great|solid|nice|sound|reasonable|smart|fair|wise|excellent|perfect|lovely|clever) (?:plan|choice|idea|call|start|structure|balance|order|mix|range|catch|point|question|approach|decision|pick|one|option|foundation|pairing|setup)(?: overall)?)(?:\s*[,.:;!-]+\s*|\s*$))+/iu;
 
 /** The assistant talking about the conversation rather than its subject. */
 const ASSISTANT_SMALL_TALK =
-  /^(?:would you like|do you want|want me to|shall i|should i|can i help|i can (?:help|draft|write|make|prepare|put together)|let me know|feel free|i hope (?:this|that) helps|hope (?:this|that) helps|happy to help|here(?:'s| is| are)\b|below (?:is|are)\b|the following\b|sure\b|certainly\b|great question|good question|have (?:a|an) (?:great|wonderful|nice|good|lovely|fantastic|fun|safe)\b|good luck|enjoy\b|congratulations|you're welcome|you are welcome|no problem|glad (?:to|i|it)|a few (?:options|ideas|things|tips)\b|it would help (?:to see|if you)|(?:could|can) you (?:share|paste|send)|please (?:share|paste|send)|(?:some|a couple of|three|two|four) (?:options|ideas|tips)\b)/iu;
+  /^(?:would you like|do you want|want me to|shall i|should i|can i help|i can (?:help|draft|write|make|prepare|put together)|let me know|feel free|i hope (?:this|that) helps|hope (?:this|that) helps|happy to help|here(?:'s| is| are)\b|below (?:is|are)\b|the following\b|sure\b|certainly\b|great question|good question|have (?:a|an) (?:great|wonderful|nice|good|lovely|fantastic|fun|safe)\b|good luck|enjoy\b|congratulations|you're welcome|you are welcome|no problem|glad (?:to|i|it)|a few (?:options|ideas|things|tips)\b|it would help (?:to see|if you)|(?:could|can) you (?:share|paste|send)|please (?:share|paste|send)|(?:some|a couple of|three|two|four) (?:options|ideas|tips)\b|i'd be (?:happy|glad) to\b|happy to\b|i'll (?:analy[sz]e|review|look|check|walk you|explain|go through|break (?:it|this) down|cover)\b|(?:go ahead and )?(?:share|paste|send) (?:the|your|it)\b|let me (?:show|explain|know|walk|break)\b|(?:key|main) (?:improvements|points|changes|takeaways|design points)\b|one more thing\b)/iu;
 
 const TRAILING_ACK =
   /,\s*(?:no thanks|thanks|thank you|lol|haha|please|obviously|of course|done|fine|agreed|right|ok|okay|definitely|absolutely|for sure)[.!]*$/iu;

@@ -2,7 +2,7 @@ import { chatSentences, proseSentences } from '../text/sentences';
 import { adoptionOf, pointsBack, suggestion, type Suggestion } from './adoption';
 import { classifyClause, isVerbless, splitCoordinated, topicText, type Classified, type ClauseContext } from './classify';
 import { DECISION, LEADING_FILLER, OPTION_LIST } from './cues';
-import { cleanSentence, isCodeLike, isNoise, noiseReason, pointsAtAttachment, stripAcknowledgement } from './noise';
+import { cleanSentence, isCodeLike, isNoise, noiseReason, pointsAtAttachment, stripAcknowledgement, withoutCodeLines } from './noise';
 import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text';
 import type { Role } from '../records';
 import { MAX_UNIT_WORDS, wordCount, type Category, type ExtractionMessage } from './units';
@@ -56,7 +56,7 @@ const ASSISTANT: ClauseContext = { role: 'assistant', firstUserTurn: false, deci
 /** The assistant message's suggestions and statements, in order: what a user's "let's do that" can point at. */
 export function offerOf(text: string): Offer {
   const offer: Offer = { suggestions: [], statements: [] };
-  for (const sentence of proseSentences(text)) {
+  for (const sentence of proseSentences(withoutCodeLines(text))) {
     const cleaned = stripAcknowledgement(cleanSentence(sentence));
     if (!cleaned || isNoise(cleaned, 'assistant')) continue;
     const ctx = { ...ASSISTANT, optionList: isOptionList(cleaned) };
@@ -203,7 +203,7 @@ export function messageSegments(message: ExtractionMessage, context: MessageCont
   // Assistant list items under an intro that ends with ":" ("Here is a starting schedule:") are options.
   let introduced = false;
   let before: string | null = null;
-  for (const { text: raw, listItem } of chatSentences(message.text)) {
+  for (const { text: raw, listItem } of chatSentences(withoutCodeLines(message.text))) {
     const listed = listItem && introduced;
     if (!listItem) introduced = /:\s*$/u.test(raw);
     const sentence = cleanSentence(raw);
