@@ -30,20 +30,28 @@ describe('engram eval extraction', () => {
   it('scores the labelled corpus per category and per split with --labelled', async () => {
     const { code, out } = await runCli(['eval', 'extraction', '--labelled', 'tests/fixtures/extraction', '--json']);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as {
+    type Split = {
       goldUnits: number;
       turns: number;
-      byCategory: Record<string, { gold: number; precision: number; recall: number; f1: number }>;
+      conversations: number;
       macroF1: number;
-      splits: Record<string, { goldUnits: number; turns: number }>;
+      decisionsCitingAssistant: number;
+      byCategory: Record<string, { gold: number; precision: number; recall: number; f1: number }>;
     };
+    const report = JSON.parse(out) as Split & { splits: Record<string, Split> };
     expect(report.turns).toBeGreaterThanOrEqual(300);
     expect(Object.keys(report.byCategory)).toHaveLength(8);
     expect(Object.keys(report.splits).sort()).toEqual(['heldout', 'train']);
-    expect(report.splits.train!.goldUnits + report.splits.heldout!.goldUnits).toBe(report.goldUnits);
-    expect(report.splits.heldout!.turns / report.turns).toBeGreaterThan(0.25);
+    const { train, heldout } = report.splits as { train: Split; heldout: Split };
+    expect(train.goldUnits + heldout.goldUnits).toBe(report.goldUnits);
+    expect(heldout.conversations / report.conversations).toBeGreaterThanOrEqual(0.25);
     for (const s of Object.values(report.byCategory)) expect(s.gold).toBeGreaterThan(0);
-    expect(report.macroF1).toBeGreaterThan(0);
+    // Regression guards at the figures docs/EXTRACT.md reports (rounded down), not targets.
+    expect(report.decisionsCitingAssistant).toBe(0);
+    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.92);
+    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.9);
+    expect(train.macroF1).toBeGreaterThanOrEqual(0.88);
+    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.78);
   });
 
   it('says which labelled file is malformed, and refuses a folder that does not exist', async () => {
