@@ -68,8 +68,9 @@ export function withoutCodeLines(text: string): string {
       continue;
     }
     const indented = /^(?:\t| {2,})\S/u.test(line);
-    const code = CODE_LINE.test(line) || (inCode && (indented || /^\s*(?:#.*)?$/u.test(line)));
-    inCode = code && line.trim() !== '' ? true : code ? inCode : false;
+    const code: boolean = CODE_LINE.test(line) || (inCode && (indented || /^\s*(?:#.*)?$/u.test(line)));
+    // A blank line inside code keeps the block open; prose closes it.
+    inCode = code && (inCode || line.trim() !== '');
     out.push(code ? '' : line);
   }
   return out.join('\n');
