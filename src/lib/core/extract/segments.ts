@@ -7,7 +7,7 @@ import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text
 import type { Role } from '../records';
 import { MAX_UNIT_WORDS, wordCount, type Category, type ExtractionMessage } from './units';
 import type { ExtractionWindow } from './windows';
-import { contentWords, contentWordSet } from './words';
+import { contentWords } from './words';
 
 /**
  * The segments of the rule-based extractor, with the rules' category for each. Per message:
@@ -15,7 +15,7 @@ import { contentWords, contentWordSet } from './words';
  * clauses classified by the labelling rules (`classify.ts`), a user's short reply that takes the
  * assistant's suggestion made a Decision citing the user's turn (`adoption.ts`), and every clause
  * over fifteen words split into several segments, never cut. Each segment keeps what the rules saw
- * (cue, context, adoption), which the category classifier reads as features.
+ * (the cue that chose its category, its context), for tests and for reading a wrong category.
  */
 export interface Segment {
   /** The unit text (at most fifteen words). */
@@ -32,10 +32,6 @@ export interface Segment {
   optionList: boolean;
   /** One of several clauses or pieces of its sentence. */
   piece: boolean;
-  /** Suggestions of the assistant message right before (0 for an assistant segment). */
-  offered: number;
-  /** Words the clause shares with those suggestions and statements. */
-  offerOverlap: number;
 }
 const DECIDED_PREFIX =
   /^(?:(?:we|i)(?:'ve| have)? decided|decided|(?:final )?decision|(?:ok,? )?(?:here's|here is) the plan|the plan is|plan)\s*:\s*/iu;
@@ -177,9 +173,6 @@ function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: Claus
   if (classified.category === 'Topics') text = topicOf(text, site.before);
   const pieces = splitToLimit(text);
   const whole = classified;
-  const terms = contentWordSet(clause);
-  const offered = [...offer.suggestions, ...offer.statements];
-  const offerOverlap = [...terms].filter((t) => offered.some((o) => o.terms.has(t))).length;
   return pieces.map((text) => ({
     text,
     category: pieces.length > 1 ? pieceCategory(text, whole, ctx) : whole.category,
@@ -191,8 +184,6 @@ function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: Claus
     decidedSentence: ctx.decidedSentence,
     optionList: ctx.optionList ?? false,
     piece: piece || pieces.length > 1,
-    offered: offer.suggestions.length,
-    offerOverlap,
   }));
 }
 
