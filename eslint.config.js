@@ -4,8 +4,29 @@ import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
-/** Layer walls (DESIGN.md): dependencies point routes/ui -> client -> workers -> store/models -> core. */
+/**
+ * Layer walls (DESIGN.md): dependencies point routes/ui -> client -> (comlink) -> workers -> services ->
+ * store/models -> core. The bookmarklet is its own island over core.
+ */
 const forbid = (groups, message) => ['error', { patterns: [{ group: groups, message }] }];
+
+/** Browser globals core must not touch (it also runs in Node and in workers). */
+const DOM_GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'location',
+  'localStorage',
+  'sessionStorage',
+  'indexedDB',
+  'HTMLElement',
+  'Element',
+  'Node',
+  'DOMParser',
+  'MutationObserver',
+  'getComputedStyle',
+  'alert',
+];
 
 export default ts.config(
   {
@@ -47,13 +68,15 @@ export default ts.config(
         [
           '**/store/**',
           '**/models/**',
+          '**/services/**',
           '**/client/**',
           '**/ui/**',
           '**/routes/**',
-          '$lib/store/**',
-          '$lib/models/**',
-          '$lib/client/**',
-          '$lib/ui/**',
+          '**/bookmarklet/**',
+          '**/workers/**',
+          '$lib/*',
+          '$lib/*/**',
+          '!$lib/core/**',
           'dexie',
           'comlink',
           'svelte',
@@ -62,7 +85,33 @@ export default ts.config(
           '@mlc-ai/web-llm',
           'hnswlib-wasm',
         ],
-        'core is pure domain logic: it imports nothing from store, models, client, ui or routes (DESIGN.md).',
+        'core is pure domain logic: it imports nothing from store, models, services, client, ui, routes or workers (DESIGN.md).',
+      ),
+      // No DOM in core: it runs unchanged in Node, in workers and on the main thread.
+      'no-restricted-globals': [
+        'error',
+        ...DOM_GLOBALS.map((name) => ({ name, message: 'core has no DOM: pass what it needs in as data.' })),
+      ],
+    },
+  },
+  {
+    files: ['src/lib/bookmarklet/**'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [
+          '**/store/**',
+          '**/models/**',
+          '**/services/**',
+          '**/client/**',
+          '**/ui/**',
+          '**/routes/**',
+          '**/workers/**',
+          'dexie',
+          'comlink',
+          'svelte',
+          'svelte/*',
+        ],
+        'the bookmarklet runs inside the chat page: it may import core only, and is bundled on its own (vite.config.ts).',
       ),
     },
   },
@@ -70,8 +119,54 @@ export default ts.config(
     files: ['src/lib/store/**', 'src/lib/models/**'],
     rules: {
       'no-restricted-imports': forbid(
-        ['**/client/**', '**/ui/**', '**/routes/**', '$lib/client/**', '$lib/ui/**', 'svelte', 'svelte/*'],
-        'store and models sit below the client and UI: they may import core only.',
+        [
+          '**/services/**',
+          '**/client/**',
+          '**/ui/**',
+          '**/routes/**',
+          '**/workers/**',
+          '**/bookmarklet/**',
+          '$lib/client/**',
+          '$lib/ui/**',
+          'svelte',
+          'svelte/*',
+        ],
+        'store and models sit below services and the client: they may import core only.',
+      ),
+    },
+  },
+  {
+    files: ['src/lib/services/**'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [
+          '**/client/**',
+          '**/ui/**',
+          '**/routes/**',
+          '**/workers/**',
+          '**/bookmarklet/**',
+          '$lib/client/**',
+          '$lib/ui/**',
+          'svelte',
+          'svelte/*',
+        ],
+        'services are plain classes over store, models and core: no worker globals, no main-thread code (DESIGN.md).',
+      ),
+      'no-restricted-globals': [
+        'error',
+        ...['self', 'postMessage', 'importScripts', 'onmessage', ...DOM_GLOBALS].map((name) => ({
+          name,
+          message: 'services take what their environment has as parameters (the worker entry supplies it).',
+        })),
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': forbid(
+        ['**/workers/**', '**/client/**', '**/ui/**', '**/routes/**', 'svelte', 'svelte/*'],
+        'the CLI runs the same services as the app, in process: it imports no worker or main-thread code.',
       ),
     },
   },
@@ -80,7 +175,28 @@ export default ts.config(
     rules: {
       'no-restricted-imports': forbid(
         ['**/client/**', '**/ui/**', '**/routes/**', '$lib/client/**', '$lib/ui/**', 'svelte', 'svelte/*'],
-        'worker entry files wire core, store and models; they import no main-thread UI code.',
+        'worker entry files construct a service and expose it; they import no main-thread code.',
+      ),
+    },
+  },
+  {
+    files: ['src/lib/client/**'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [
+          '**/store/*',
+          '!**/store/views',
+          '**/store/views/*',
+          '!**/store/views/vault-views',
+          '$lib/store/**',
+          '**/services/**',
+          '**/workers/**',
+          '**/ui/**',
+          '**/routes/**',
+          '$lib/services/**',
+          '$lib/ui/**',
+        ],
+        'the client reads the vault through store/views/vault-views.ts and writes through the workers (their locks and rollback); it imports no service or worker code.',
       ),
     },
   },
@@ -88,8 +204,8 @@ export default ts.config(
     files: ['src/lib/ui/**', 'src/routes/**'],
     rules: {
       'no-restricted-imports': forbid(
-        ['dexie', '**/store/**', '$lib/store/**', '**/workers/**'],
-        'UI and routes never touch Dexie or the store: go through src/lib/client.',
+        ['dexie', '**/store/**', '$lib/store/**', '**/workers/**', '**/services/**', '$lib/services/**', '**/models/**', '$lib/models/**'],
+        'UI and routes never touch Dexie, the store, services or models: go through src/lib/client.',
       ),
     },
   },
@@ -98,7 +214,7 @@ export default ts.config(
     rules: { 'svelte/no-at-html-tags': 'off' },
   },
   {
-    files: ['tests/**', 'e2e/**', 'scripts/**', 'src/cli/**'],
+    files: ['tests/**', 'e2e/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

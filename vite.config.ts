@@ -29,13 +29,13 @@ function headers(): Plugin {
   };
 }
 
-const BOOKMARKLET_ENTRY = fileURLToPath(new URL('./src/lib/core/capture/bookmarklet/main.ts', import.meta.url));
+const BOOKMARKLET_ENTRY = fileURLToPath(new URL('./src/lib/bookmarklet/main.ts', import.meta.url));
 const BOOKMARKLET_MODULE = 'virtual:engram-bookmarklet';
 
 /**
- * Bundles the bookmarklet (src/lib/core/capture/bookmarklet/main.ts and what it imports) into one
+ * Bundles the bookmarklet (src/lib/bookmarklet/main.ts and what it imports) into one
  * minified, self-contained IIFE. The capture page turns it into a `javascript:` URL for its own
- * origin (src/lib/core/capture/bookmarklet/href.ts).
+ * origin (src/lib/bookmarklet/href.ts).
  */
 export async function buildBookmarklet(): Promise<string> {
   const output = await build({

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AppShell } from './pages/app';
+import { waitForServiceWorkerControl } from './pages/service-worker';
 
 test('after one visit the app works offline, the home screen and a deep link included', async ({ page, context }) => {
   const app = new AppShell(page);
@@ -65,4 +66,39 @@ test('a new version waits for the person, reloads on request, and leaves the mod
   } finally {
     writeFileSync(swPath, original);
   }
+});
+
+test.describe('the e2e wait for the service worker cannot hang', () => {
+  test('a page the active worker never claimed is reloaded once, then controlled', async ({ page, context }) => {
+    const app = new AppShell(page);
+    await app.open('/');
+    await app.waitForServiceWorkerControl();
+    // Load the page around the active worker (as a page loaded before activation would be): it
+    // stays uncontrolled, and nothing will claim it (the worker claims only when it activates).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setBypassServiceWorker', { bypass: true });
+    await page.reload();
+    await expect(page.getByTestId('nav-recall')).toBeVisible();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    await cdp.send('Network.setBypassServiceWorker', { bypass: false });
+
+    let loads = 0;
+    page.on('load', () => loads++);
+    await waitForServiceWorkerControl(page, { claimMs: 1_000 });
+    expect(loads).toBe(1);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
+  });
+
+  test.describe('with service workers blocked', () => {
+    test.use({ serviceWorkers: 'block' });
+
+    test('a page no worker will ever control fails with a message saying why (it gives up on its own: no hang)', async ({ page }) => {
+      await page.goto('/');
+      await expect(page.getByTestId('nav-recall')).toBeVisible();
+      await expect(waitForServiceWorkerControl(page, { activateMs: 2_000 })).rejects.toThrow(
+        /^No service worker became active for http:\/\/127\.0\.0\.1:\d+\/ within 2000 ms \(the page has no service worker registration/u,
+      );
+    });
+  });
 });

@@ -5,7 +5,7 @@ import { choiceId } from '../src/lib/core/api/embedder';
 import type { EmbedApi } from '../src/lib/core/api/embed-api';
 import { fail } from '../src/lib/core/errors';
 import { TransformersEmbedder } from '../src/lib/models/transformers-embedder';
-import { downloadTracker } from './index/embedder-host';
+import { downloadTracker } from '../src/lib/services/index/embedder-host';
 import { exposeApi } from './expose';
 
 /*

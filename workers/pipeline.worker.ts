@@ -6,41 +6,27 @@ import { JobRunner } from '../src/lib/store/job-runner';
 import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
 import { openVault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
-import { pipelineHandlers } from './jobs/registry';
+import { pipelineHandlers } from '../src/lib/services/jobs/registry';
+import { holdLock, workerAlive, workerLockName } from '../src/lib/services/locks';
 
 /*
  * The pipeline worker: runs the persistent job queue. Several tabs may each run one; leasing in
  * IndexedDB keeps them from doing the same job twice. Each worker holds a Web Lock named after its
- * id for as long as it lives, so another tab's reaper can tell a closed tab's lease from a busy one
- * at once instead of waiting for the lease to expire.
+ * id for as long as it lives (src/lib/services/locks.ts), so another tab's reaper can tell a closed
+ * tab's lease from a busy one at once instead of waiting for the lease to expire.
  */
-const LOCK_PREFIX = 'engram-worker:';
 const workerId = newId('worker');
 const listeners = new Set<(snapshot: QueueSnapshot) => void>();
-
 const locks: LockManager | undefined = (self.navigator as Navigator | undefined)?.locks;
-const lockHeld = new Promise<void>((held) => {
-  if (!locks) return held();
-  void locks.request(`${LOCK_PREFIX}${workerId}`, () => {
-    held();
-    return new Promise<void>(() => undefined); // released when the worker dies
-  });
-});
-
-async function holderAlive(holder: string): Promise<boolean> {
-  if (!locks) return true;
-  const state = await locks.query();
-  return (state.held ?? []).some((lock) => lock.name === `${LOCK_PREFIX}${holder}`);
-}
 
 const started = (async () => {
-  await lockHeld;
+  await holdLock(locks, workerLockName(workerId));
   const vault = await openVault();
   const runner = new JobRunner({
     jobs: vault.jobs,
     workerId,
     handlers: pipelineHandlers(vault),
-    holderAlive,
+    holderAlive: workerAlive(locks),
     onChange: (snapshot) => {
       for (const listener of listeners) listener(snapshot);
     },

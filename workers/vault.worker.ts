@@ -1,38 +1,32 @@
 /// <reference lib="webworker" />
 import { version } from '../package.json';
-import type { VaultFileApi } from '../src/lib/core/api/vault-file';
 import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
 import { openVault } from '../src/lib/store/vault';
-import { exposeApi } from './expose';
-import { createVaultFileService } from './vault-file-service';
+import { NotesService } from '../src/lib/services/notes/notes-service';
+import { PreferencesService } from '../src/lib/services/notes/preferences-service';
+import { createVaultFileService } from '../src/lib/services/vault-file/vault-file-service';
+import { exposeApis } from './expose';
 
 /*
- * The vault-file worker: export, restore, merge and the sync folder run here, off the page's
- * thread, key derivation (Argon2id) included. It has its own connection to the vault database
- * and its own hybrid logical clock, which observes the stamps of every merged file.
+ * The vault worker: the vault file (export, restore, merge, the sync folder; key derivation
+ * included) and the writes the screens ask for (notes: keep, discard, undo, curation; preferences),
+ * off the page's thread and on one connection, so a person's edit never interleaves with a merge.
+ * Its hybrid logical clock observes the stamps of every merged file.
  */
 const opening = openVault();
-const service = createVaultFileService(opening, {
-  appVersion: version,
-  locks: (self.navigator as Navigator | undefined)?.locks,
-});
+const vault = () => opening;
 
-const api: VaultFileApi = {
-  async ready() {
-    await opening;
-    return { schemaVersion: CURRENT_SCHEMA_VERSION };
+exposeApis([
+  {
+    async ready() {
+      await opening;
+      return { schemaVersion: CURRENT_SCHEMA_VERSION };
+    },
+    async ping() {
+      return 'pong';
+    },
   },
-  async ping() {
-    return 'pong';
-  },
-  // Listed one by one: the service's methods live on its prototype, which a spread would not copy.
-  status: (check) => service.status(check),
-  snoozeReminder: () => service.snoozeReminder(),
-  fingerprint: () => service.fingerprint(),
-  exportFile: (opId, request, onProgress) => service.exportFile(opId, request, onProgress),
-  importFile: (opId, request, onProgress) => service.importFile(opId, request, onProgress),
-  syncFolder: (opId, folder, request, onProgress) => service.syncFolder(opId, folder, request, onProgress),
-  cancel: (opId) => service.cancel(opId),
-};
-
-exposeApi(api);
+  createVaultFileService(opening, { appVersion: version, locks: (self.navigator as Navigator | undefined)?.locks }),
+  new NotesService(vault),
+  new PreferencesService(vault),
+]);

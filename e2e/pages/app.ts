@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { waitForServiceWorkerControl, type ServiceWorkerWait } from './service-worker';
 
 /** Page object for the app shell: navigation and the screens behind it. */
 export class AppShell {
@@ -13,12 +14,8 @@ export class AppShell {
     return this.page.getByTestId(`nav-${name}`);
   }
 
-  /** Waits until the service worker controls the page (needed before going offline). */
-  async waitForServiceWorkerControl(): Promise<void> {
-    await this.page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (navigator.serviceWorker.controller) return;
-      await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-    });
+  /** Waits (bounded) until the service worker controls the page, needed before going offline: see service-worker.ts. */
+  async waitForServiceWorkerControl(options?: ServiceWorkerWait): Promise<void> {
+    await waitForServiceWorkerControl(this.page, options);
   }
 }

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { bookmarkletScript } from '../../src/lib/core/capture/bookmarklet/href';
+import { bookmarkletScript } from '../../src/lib/bookmarklet/href';
 
 /** Page object for the Capture screen (/capture). */
 export class CapturePage {

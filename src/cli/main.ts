@@ -7,6 +7,7 @@ import './node-env';
 import { plainError } from '../lib/core/errors';
 import { UsageError, type CliIo } from './command';
 import { COMMANDS } from './commands/registry';
+import { streamIo } from './stdio';
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -61,12 +62,15 @@ if (isEntry) {
   // stdout carries the command's output only (JSON with --json): libraries that log to the console
   // (hnswlib-wasm's file system messages) are sent to stderr.
   console.log = console.info = (...args: unknown[]) => console.error(...args);
-  const io: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
-  main(process.argv.slice(2), io).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`${String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  const io = streamIo(process.stdout, process.stderr);
+  const code = await main(process.argv.slice(2), io).catch((error: unknown) => {
+    io.err(String(error));
+    return 1;
+  });
+  process.exitCode = code;
+  // Exit only once the output has left the process: a pipe takes 64 KiB at a time, and exiting
+  // earlier cut `--json | jq` answers there. Exiting (rather than letting the loop end) still
+  // matters: a model runtime or a timer left behind must not keep a finished command alive.
+  await io.drained();
+  process.exit(code);
 }

@@ -1,125 +1,85 @@
 /**
- * The before/after table of the recall changes on LoCoMo: each row adds one change to the one
- * before (or varies one setting) and runs the whole evaluation through the importer and the engine.
- * Not a benchmark module (nothing here is timed); run it by hand:
- *   npx tsx tests/bench/recall-ablation.ts [../shared/data/locomo/locomo-dev.json] > table.md
- * Evidence recall at 10 items / at 1,000 tokens, per mode and category, as Markdown.
+ * The before/after table of recall changes on LoCoMo, through the app's path (the index service and
+ * the recall service, as `engram eval locomo` runs them). Each row is one set of settings; every
+ * row reports the total, each category and each conversation (sample), because a change that helps
+ * the total can hurt one conversation, and the held-out conversations are not here. Not a
+ * benchmark module (nothing here is timed); run it by hand:
+ *   npx tsx --import ./scripts/node-resolve.js tests/bench/recall-ablation.ts [locomo.json] > table.md
+ * Evidence recall at 10 items / at 1,000 tokens.
  */
 import '../../src/cli/node-env';
 import { existsSync, readFileSync } from 'node:fs';
-import { runLocomoEval, type EvalMode, type LocomoReport } from '../../src/lib/core/recall/eval-locomo';
-import { parseLocomo, type LocomoSample } from '../../src/lib/core/recall/locomo-data';
-import { LexicalEmbedder } from '../../src/lib/models/lexical-embedder';
-import { importSample } from '../../src/cli/recall/locomo-vault';
-import { RecallEngine } from '../../workers/recall/engine';
-import { DEFAULT_NEIGHBOURS, NO_NEIGHBOURS, type IndexUnit, type UnitOptions } from '../../workers/recall/units';
+import type { EvalMode, LocomoReport } from '../../src/lib/core/recall/eval-locomo';
+import { parseLocomo } from '../../src/lib/core/recall/locomo-data';
+import { loadHnswlibQuietly } from '../../src/cli/recall/hnswlib-node';
+import { runLocomo, type LocomoRunOptions } from '../../src/lib/services/eval/locomo';
 
 interface Row {
   label: string;
-  /** One record per turn, "Speaker: text" (the phase-1 setup), instead of the importer's chunks. */
-  turns?: boolean;
-  units?: UnitOptions;
-  /** Session titles without LoCoMo's date text ("Session 3"), as a product conversation's title would be. */
-  plainTitles?: boolean;
-  floor?: number;
-  recency?: boolean;
+  options: LocomoRunOptions;
 }
 
-const PHASE1_FLOOR = 0.12;
-const NONE: UnitOptions = { neighbours: NO_NEIGHBOURS, dateWords: false };
-const NB = (o: Partial<typeof DEFAULT_NEIGHBOURS>) => ({ ...DEFAULT_NEIGHBOURS, maxNeighbourWords: undefined, ...o });
-
+/** Add a row per change (and per tried setting), in the order they were made. */
 const ROWS: Row[] = [
-  { label: '0 phase 1: one record per turn, "Speaker: text"', turns: true, floor: PHASE1_FLOOR },
-  { label: '1 importer chunks, context text (title, date, speaker)', units: NONE, floor: PHASE1_FLOOR },
-  {
-    label: '2a + neighbours 1+1 (with names)',
-    units: { ...NONE, neighbours: NB({ before: 1, after: 1, neighbourSpeakers: true }) },
-    floor: PHASE1_FLOOR,
-  },
-  { label: '2b + neighbours 2+2 (with names)', units: { ...NONE, neighbours: NB({ neighbourSpeakers: true }) }, floor: PHASE1_FLOOR },
-  {
-    label: '2c + neighbours 3+3 (with names)',
-    units: { ...NONE, neighbours: NB({ before: 3, after: 3, neighbourSpeakers: true }) },
-    floor: PHASE1_FLOOR,
-  },
-  { label: '3 neighbours 2+2, words only', units: { ...NONE, neighbours: NB({}) }, floor: PHASE1_FLOOR },
-  { label: '3x (tried) 2+2 words, own words twice', units: { ...NONE, neighbours: NB({ selfWeight: 2 }) }, floor: PHASE1_FLOOR },
-  { label: '3y (tried) 2+2 words, embedder reads the window', units: { ...NONE, neighbours: NB({ embed: true }) }, floor: PHASE1_FLOOR },
-  { label: '4 + at most 60 words per neighbour', units: { ...NONE, neighbours: DEFAULT_NEIGHBOURS }, floor: PHASE1_FLOOR },
-  { label: '5 + date in words', units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true }, floor: PHASE1_FLOOR },
-  {
-    label: '5t (tried) row 4, titles "Session N"',
-    units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: false },
-    plainTitles: true,
-    floor: PHASE1_FLOOR,
-  },
-  {
-    label: '5u (tried) row 5, titles "Session N"',
-    units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true },
-    plainTitles: true,
-    floor: PHASE1_FLOOR,
-  },
-  { label: '6 + floor re-measured (0.05)', units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true } },
-  { label: '7 + recency off (archive read as a whole)', units: { neighbours: DEFAULT_NEIGHBOURS, dateWords: true }, recency: false },
+  { label: 'app path, `eval locomo` defaults (recency off)', options: {} },
+  { label: 'recency on (the setting the app ranks with)', options: { recency: true } },
+  { label: '(tried) session titles "Session N" (no date in the title)', options: { titleOf: (n) => `Session ${n}` } },
 ];
 
-const MODES: EvalMode[] = ['bm25', 'vector', 'hybrid', 'funnel'];
-const embedder = new LexicalEmbedder();
+const MODES: EvalMode[] = ['hybrid', 'funnel'];
+const f3 = (x: number) => x.toFixed(3);
 
-async function evaluate(samples: readonly LocomoSample[], row: Row): Promise<LocomoReport> {
-  const common = { clock: () => performance.now(), modes: MODES, ...(row.floor ? { floor: row.floor } : {}), recency: row.recency ?? true };
-  const engineOf = async (units: readonly IndexUnit[]) => {
-    const engine = await RecallEngine.create({ embedder, capacity: units.length });
-    await engine.add(units);
-    return engine.deps();
-  };
-  if (row.turns) {
-    const buildIndex = (records: readonly IndexUnit['record'][]) =>
-      engineOf(records.map((r) => ({ record: r, indexText: r.text, embedText: r.text })));
-    return (await runLocomoEval(samples, { ...common, buildIndex })).report;
+/** Question-weighted mean of several samples' reports for one mode (and category). */
+function combine(reports: readonly LocomoReport[], mode: EvalMode, category?: string): { at10: number; at1000: number; n: number } {
+  let n = 0;
+  let at10 = 0;
+  let at1000 = 0;
+  for (const r of reports) {
+    const m = r.modes[mode];
+    const part = category ? m?.byCategory[category] : m && { questions: r.questions, ...m };
+    if (!part || part.questions === 0) continue;
+    n += part.questions;
+    at10 += part.recallAtK['10']! * part.questions;
+    at1000 += part.recallAtBudget['1000']! * part.questions;
   }
-  const { report } = await runLocomoEval(samples, {
-    ...common,
-    indexSample: async (sample) => {
-      const titles = row.plainTitles ? { titleOf: (n: number) => `Session ${n}` } : {};
-      const imported = await importSample(sample, { ...(row.units ?? {}), ...titles });
-      await imported.vault.db.delete();
-      return { deps: await engineOf(imported.units), diaIdOf: (id) => imported.diaIdOf.get(id) };
-    },
-  });
-  return report;
-}
-
-const f = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(3));
-
-function line(label: string, report: LocomoReport, mode: EvalMode): string {
-  const m = report.modes[mode]!;
-  const cats = ['1', '2', '3', '4'].map((c) => `${f(m.byCategory[c]?.recallAtK['10'])} / ${f(m.byCategory[c]?.recallAtBudget['1000'])}`);
-  return `| ${label} | ${f(m.recallAtK['5'])} | ${f(m.recallAtK['10'])} | ${f(m.recallAtBudget['500'])} | ${f(m.recallAtBudget['1000'])} | ${cats.join(' | ')} |`;
+  return { at10: n ? at10 / n : 0, at1000: n ? at1000 / n : 0, n };
 }
 
 async function main(): Promise<void> {
   const file = process.argv[2] ?? '../shared/data/locomo/locomo-dev.json';
-  if (!existsSync(file)) {
-    console.error(`LoCoMo not found at ${file}: nothing to do (it lives in ../shared/data, never in the repo).`);
-    return;
-  }
+  if (!existsSync(file)) throw new Error(`${file} not found (LoCoMo lives in ../shared/data/locomo/).`);
   const parsed = parseLocomo(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.ok) throw new Error(parsed.error.message);
-  const reports: [Row, LocomoReport][] = [];
-  for (const row of ROWS) {
-    console.error(`running: ${row.label}`);
-    reports.push([row, await evaluate(parsed.value, row)]);
-  }
+  await loadHnswlibQuietly();
+  const samples = parsed.value;
+  const lines: string[] = [];
   for (const mode of MODES) {
-    console.log(`\n### ${mode}\n`);
-    console.log('| change | @5 | @10 | 500 tk | 1000 tk | cat 1 @10 / 1000 tk | cat 2 | cat 3 | cat 4 |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
-    for (const [row, report] of reports) console.log(line(row.label, report, mode));
+    lines.push(`### ${mode}`, '');
+    lines.push(`| change | @10 | 1000 tk | cat 1 | cat 2 | cat 3 | cat 4 | ${samples.map((s) => s.sample_id).join(' | ')} |`);
+    lines.push(`| --- | --- | --- | --- | --- | --- | --- | ${samples.map(() => '---').join(' | ')} |`);
   }
-  const last = reports[reports.length - 1]![1];
-  console.log(`\n${last.questions} answerable questions; category 5 holds-nothing rate ${last.unanswerable.holdsNothingRate}`);
+  const tables = new Map<EvalMode, string[]>(MODES.map((m) => [m, []]));
+  for (const row of ROWS) {
+    const reports: LocomoReport[] = [];
+    for (const sample of samples) reports.push((await runLocomo([sample], { ...row.options, modes: MODES })).report);
+    for (const mode of MODES) {
+      const all = combine(reports, mode);
+      const cats = ['1', '2', '3', '4'].map((c) => combine(reports, mode, c));
+      const per = reports.map((r) => f3(r.modes[mode]!.recallAtK['10']!));
+      tables
+        .get(mode)!
+        .push(
+          `| ${row.label} | ${f3(all.at10)} | ${f3(all.at1000)} | ${cats.map((c) => `${f3(c.at10)} / ${f3(c.at1000)}`).join(' | ')} | ${per.join(' | ')} |`,
+        );
+    }
+    console.error(`done: ${row.label}`);
+  }
+  const out: string[] = [];
+  for (const mode of MODES) {
+    const head = lines.splice(0, 4);
+    out.push(...head, ...tables.get(mode)!, '');
+  }
+  console.log(out.join('\n'));
 }
 
 await main();

@@ -1,12 +1,12 @@
 /**
  * The recall benchmark's large vault: the index benchmarks' real-text corpus (LoCoMo and MemoryBank
  * turns, repeated with seeded variation up to the size asked) cut into conversations of 20 turns in
- * corpus order, chunked and windowed by the engine's own unit builder, so a query at 100k chunks
- * pays for the same index text as a real vault's.
+ * corpus order, with named speakers and one date per conversation, imported through the app's
+ * importer and indexed by the app's index service, so a query at 100k chunks pays for the same index
+ * as a real vault's.
  */
-import type { ChunkMessage } from '../../src/lib/core/chunk/conversation-chunker';
+import type { ParsedConversation } from '../../src/lib/core/import/parsed';
 import { buildCorpus, mulberry32, type Corpus } from '../factories/corpus';
-import { conversationUnits, DEFAULT_UNIT_OPTIONS, type IndexUnit } from '../../workers/recall/units';
 
 const TURNS_PER_CONVERSATION = 20;
 const DATE_SPEAKER = /^(.*?) — ([^:]+): ([\s\S]*)$/u;
@@ -17,21 +17,40 @@ function parseDoc(text: string): { speaker: string; text: string } {
   return m ? { speaker: m[2]!, text: m[3]! } : { speaker: 'User', text };
 }
 
-/** Units of a corpus of `size` documents, and the LoCoMo questions (categories 1-4) as queries. */
-export function benchUnits(dataDir: string, size: number): { units: IndexUnit[]; corpus: Corpus } {
+/** Conversations of a corpus of `size` documents, and the corpus (its LoCoMo questions are the queries). */
+export function benchConversations(dataDir: string, size: number): { conversations: ParsedConversation[]; corpus: Corpus } {
   const corpus = buildCorpus(dataDir, size);
-  const units: IndexUnit[] = [];
+  const conversations: ParsedConversation[] = [];
   const start = Date.UTC(2023, 0, 1);
   for (let c = 0; c * TURNS_PER_CONVERSATION < corpus.docs.length; c++) {
     const docs = corpus.docs.slice(c * TURNS_PER_CONVERSATION, (c + 1) * TURNS_PER_CONVERSATION);
     const createdAt = start + (c % 730) * DAY;
-    const messages: ChunkMessage[] = docs.map((doc, ordinal) => {
-      const { speaker, text } = parseDoc(doc.text);
-      return { id: doc.id, role: ordinal % 2 === 0 ? 'user' : 'assistant', text, createdAt, ordinal, speaker };
+    let parent: string | null = null;
+    conversations.push({
+      source: 'transcript',
+      externalId: `bench-${c}`,
+      title: `Conversation ${c + 1}`,
+      createdAt,
+      updatedAt: createdAt,
+      notes: [],
+      messages: docs.map((doc, ordinal) => {
+        const { speaker, text } = parseDoc(doc.text);
+        const message = {
+          externalId: doc.id,
+          role: ordinal % 2 === 0 ? ('user' as const) : ('assistant' as const),
+          speaker,
+          text,
+          createdAt,
+          parentExternalId: parent,
+          onVisiblePath: true,
+          hidden: false,
+        };
+        parent = doc.id;
+        return message;
+      }),
     });
-    units.push(...conversationUnits({ id: `bench-${c}`, title: `Conversation ${c + 1}`, createdAt }, messages, DEFAULT_UNIT_OPTIONS));
   }
-  return { units, corpus };
+  return { conversations, corpus };
 }
 
 /** `n` questions drawn without replacement by a seeded generator (the same on every run). */

@@ -1,26 +1,30 @@
 /**
- * Recall: query latency of the read path without an LLM at 100k chunks (the engine over BM25+ and
- * HNSW, funnel on, package assembled), and the LoCoMo evaluation's headline numbers.
+ * Recall: query latency of the app's read path without an LLM at 100k chunks (the recall service
+ * over the index service's BM25 and HNSW in a fake-indexeddb vault, funnel on, package assembled),
+ * and the LoCoMo evaluation's headline numbers (the same path).
  * Figures: recall.100k.{query_p50_ms,query_p95_ms,build_s} and
  * recall.locomo.<mode>.{recall_at_<k>,recall_at_budget_<b>,query_p95_ms}.
  * BENCH_RECALL_SIZE (default 100000), BENCH_RECALL_QUERIES (default 200) and BENCH_RECALL_HNSW
  * ("M:efConstruction", default 16:64) steer it. The HNSW build dominates the run: at the product's
  * 32:200 it takes 6+ minutes at 100k here, so the default builds a lighter graph and searches it
- * with the product's ef (256), which is what a query pays for; set 32:200 to measure the product's.
+ * with the product's ef (DEFAULT_HNSW.ef), which is what a query pays for; set 32:200 to measure the
+ * product's.
  */
 // fake-indexeddb and the importScripts shim hnswlib-wasm probes for (the runner loads them too).
 import '../../src/cli/node-env';
 import { existsSync, readFileSync } from 'node:fs';
 import { EVAL_MODES } from '../../src/lib/core/recall/eval-locomo';
 import { parseLocomo } from '../../src/lib/core/recall/locomo-data';
-import { LexicalEmbedder } from '../../src/lib/models/lexical-embedder';
+import { parsedEvents } from '../../src/lib/core/import/parsed-events';
 import { loadHnswlibQuietly } from '../../src/cli/recall/hnswlib-node';
-import { runLocomo } from '../../src/cli/recall/locomo-eval';
+import { runLocomo } from '../../src/lib/services/eval/locomo';
+import { openInProcessIndex } from '../../src/lib/services/index/in-process';
+import { runImport } from '../../src/lib/store/importer';
+import { openVault } from '../../src/lib/store/vault';
 import { locomoPath, missingData } from '../factories/corpus';
 import { isEntry, latencies, now, runStandalone } from '../factories/corpus-bench';
-import { RecallEngine } from '../../workers/recall/engine';
 import type { BenchContext, BenchModule, FigureSamples } from './harness';
-import { benchUnits, sampleQuestions } from './recall-corpus';
+import { benchConversations, sampleQuestions } from './recall-corpus';
 
 const SIZE = Number(process.env.BENCH_RECALL_SIZE ?? 100_000);
 const QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
@@ -32,18 +36,21 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
   // Imported after the loader: the store's vector index imports hnswlib-wasm by its bare name.
   const { DEFAULT_HNSW } = await import('../../src/lib/store/vector-index');
   let t = now();
-  const { units, corpus } = benchUnits(ctx.dataDir, SIZE);
-  const unitsS = (now() - t) / 1000;
+  const { conversations, corpus } = benchConversations(ctx.dataDir, SIZE);
+  const vault = await openVault(`bench-recall-${process.pid}`);
+  const report = await runImport(vault, [
+    { name: 'bench', size: null, events: parsedEvents('bench.json', 'transcript', conversations, [], 0) },
+  ]);
+  const importS = (now() - t) / 1000;
   t = now();
-  const engine = await RecallEngine.create({
-    embedder: new LexicalEmbedder(),
-    vectors: 'hnsw',
-    capacity: units.length,
-    hnsw: { M, efConstruction: EFC, ef: DEFAULT_HNSW.ef },
-  });
-  await engine.add(units);
+  const index = await openInProcessIndex(vault, { hnsw: { M, efConstruction: EFC, ef: DEFAULT_HNSW.ef } });
+  await index.runJobs();
   const buildS = (now() - t) / 1000;
-  ctx.log(`${units.length} units built in ${unitsS.toFixed(1)} s, indexed in ${buildS.toFixed(1)} s (HNSW M ${M}, efC ${EFC})`);
+  const units = index.service.parts.catalog.size;
+  ctx.log(
+    `${report.totals.messages.stored} messages imported in ${importS.toFixed(1)} s; ${units} chunks indexed in ${buildS.toFixed(1)} s (HNSW M ${M}, efC ${EFC})`,
+  );
+  const recaller = index.recaller();
   const questions = sampleQuestions(corpus, QUERIES);
   const p50: number[] = [];
   const p95: number[] = [];
@@ -51,7 +58,7 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
     const samples: number[] = [];
     for (const question of questions) {
       const started = now();
-      const outcome = await engine.recall({ prompt: question }, { now: Date.UTC(2025, 0, 1) });
+      const outcome = await recaller.answer({ prompt: question }, { now: Date.UTC(2025, 0, 1), writeBack: false });
       samples.push(now() - started);
       if (!outcome.ok) throw new Error(outcome.error.message);
     }
@@ -60,8 +67,10 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
     p95.push(l.p95);
     ctx.log(`run ${run + 1}: p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms over ${samples.length} queries`);
   }
+  index.close();
+  await vault.db.delete();
   const meta = {
-    units: units.length,
+    units,
     queries: questions.length,
     hnsw: { M, efConstruction: EFC, ef: DEFAULT_HNSW.ef },
     funnel: true,
@@ -79,7 +88,13 @@ async function locomoFigures(ctx: BenchContext): Promise<FigureSamples[]> {
   const parsed = parseLocomo(JSON.parse(readFileSync(locomoPath(ctx.dataDir), 'utf8')));
   if (!parsed.ok) throw new Error(parsed.error.message);
   const { report } = await runLocomo(parsed.value);
-  const meta = { embedder: report.embedder, questions: report.questions, vectors: 'exact', recency: 'off' };
+  const meta = {
+    embedder: report.embedder,
+    questions: report.questions,
+    vectors: 'hnsw',
+    recency: 'off',
+    path: 'index service + recall service',
+  };
   const figures: FigureSamples[] = [];
   for (const mode of EVAL_MODES) {
     const m = report.modes[mode]!;

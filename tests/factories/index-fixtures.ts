@@ -1,4 +1,5 @@
 /** Small chat exports and documents for index tests. */
+import { chatgptConversation, text } from './import-fixtures';
 import type { Vault } from '../../src/lib/store/vault';
 
 export const MAPLE =
@@ -42,3 +43,33 @@ export async function visibleMessageIds(vault: Vault): Promise<Set<string>> {
       .map((m) => m.id),
   );
 }
+
+/**
+ * A ChatGPT export whose one conversation holds what the index must leave out: a hidden system
+ * message and a regenerated answer on a branch off the visible thread.
+ */
+export const BRANCHED_CHAT = JSON.stringify([
+  chatgptConversation(
+    [
+      { id: 'root', parent: null, empty: true },
+      {
+        id: 'sys',
+        parent: 'root',
+        role: 'system',
+        content: text('You are a gardening helper.'),
+        metadata: { is_visually_hidden_from_conversation: true },
+      },
+      { id: 'q', parent: 'sys', role: 'user', content: text('When should I repot a bonsai juniper?'), time: 1_700_000_000 },
+      { id: 'a-old', parent: 'q', role: 'assistant', content: text('Repot it in autumn after the leaves drop.'), time: 1_700_000_010 },
+      {
+        id: 'a-new',
+        parent: 'q',
+        role: 'assistant',
+        content: text('Repot a juniper in early spring, just before new growth.'),
+        time: 1_700_000_020,
+      },
+    ],
+    'a-new',
+    { id: 'bonsai-1', title: 'Repotting a bonsai juniper' },
+  ),
+]);

@@ -8,10 +8,10 @@ import { queueIndexing } from '../../src/lib/store/index-queue';
 import { runImport, type ImportInput } from '../../src/lib/store/importer';
 import { openIndexCache } from '../../src/lib/store/vector-index-manifest';
 import { openVault, type Vault } from '../../src/lib/store/vault';
-import type { EmbedderHost } from '../../workers/index/embedder-host';
-import { inProcessEmbedderHost } from '../../workers/index/in-process-host';
-import type { IndexDeps } from '../../workers/index/index-state';
-import { IndexService } from '../../workers/index/index-service';
+import type { EmbedderHost } from '../../src/lib/services/index/embedder-host';
+import { inProcessEmbedderHost } from '../../src/lib/services/index/in-process-host';
+import type { IndexServiceDeps } from '../../src/lib/services/index/index-service';
+import { IndexService } from '../../src/lib/services/index/index-service';
 import { afterEach } from 'vitest';
 import { seededRng } from './db';
 import { BUDGET, DOCUMENT, MAPLE, MOSS } from './index-fixtures';
@@ -41,7 +41,7 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, ms = 10
   }
 }
 
-export interface HarnessOptions extends Partial<IndexDeps> {
+export interface HarnessOptions extends Partial<IndexServiceDeps> {
   host?: EmbedderHost;
   runner?: Partial<RunnerOptions>;
 }

@@ -3,6 +3,7 @@ import { encodeHlc } from '../../src/lib/core/vaultfile/hlc';
 import { emptyVaultState, type VaultState } from '../../src/lib/core/vaultfile/sections';
 import { chunk, conversation, message, note } from './records';
 import { seededRng } from './rng';
+import { concatBytes } from '../../src/lib/core/vaultfile/bytes';
 
 /** Fixed vault states and byte-stream helpers for the vault-file tests and the benchmark. */
 
@@ -148,13 +149,7 @@ export async function collectBytes(stream: ReadableStream<Uint8Array>): Promise<
     if (done) break;
     parts.push(value);
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** A stream over bytes, cut into pieces of the given sizes (cycled), to exercise chunk boundaries. */

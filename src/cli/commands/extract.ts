@@ -4,7 +4,7 @@ import type { NoteRecord, Role } from '../../lib/core/records';
 import { OpenAiCompatibleLlm } from '../../lib/models/openai-compatible-llm';
 import { runImport } from '../../lib/store/importer';
 import { openVault, type Vault } from '../../lib/store/vault';
-import { extractAndStore, termNeighbours, visibleThread } from '../../../workers/index/extract-job';
+import { extractAndStore, termNeighbours, visibleThread } from '../../lib/services/extraction/extract-job';
 import { UsageError, type Command } from '../command';
 import { expandPaths, inputsFor, optionValues } from './import';
 

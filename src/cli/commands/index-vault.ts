@@ -1,16 +1,12 @@
 import { resolve } from 'node:path';
 import type { EmbedderChoice } from '../../lib/core/api/embedder';
 import type { HealthReport } from '../../lib/core/api/index-api';
-import { fail } from '../../lib/core/errors';
 import { ARCTIC_EMBED_XS, TINY_TEST_MODEL } from '../../lib/models/embedding-models';
-import { staticModelLibrary } from '../../lib/models/model-library';
+import { openInProcessIndex, type InProcessIndex } from '../../lib/services/index/in-process';
+import type { IndexService } from '../../lib/services/index/index-service';
 import { queueIndexing } from '../../lib/store/index-queue';
 import { runImport } from '../../lib/store/importer';
-import { JobRunner, type JobHandler } from '../../lib/store/job-runner';
-import { openIndexCache } from '../../lib/store/vector-index-manifest';
 import { openVault } from '../../lib/store/vault';
-import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
-import { IndexService } from '../../../workers/index/index-service';
 import { UsageError, type Command } from '../command';
 import { expandPaths, inputsFor } from './import';
 
@@ -28,22 +24,6 @@ export function parseEmbedder(value: string | undefined, testModels = resolve('s
     );
   }
   return { kind: 'transformers', spec, origin: 'hub' };
-}
-
-function timed(handlers: Record<string, JobHandler>, seconds: Record<string, number>): Record<string, JobHandler> {
-  return Object.fromEntries(
-    Object.entries(handlers).map(([type, handler]) => [
-      type,
-      async (ctx: Parameters<JobHandler>[0]) => {
-        const t0 = performance.now();
-        try {
-          return await handler(ctx);
-        } finally {
-          seconds[type] = (seconds[type] ?? 0) + (performance.now() - t0) / 1000;
-        }
-      },
-    ]),
-  );
 }
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -109,28 +89,18 @@ export const indexCommand: Command = {
     const paths = argv.filter((a, i) => !a.startsWith('--') && (at < 0 || i !== at + 1));
     if (paths.length === 0) throw new UsageError('Name at least one export file or folder.');
     const files = await expandPaths(paths);
-    const name = `cli-index-${process.pid}-${Date.now()}`;
-    const vault = await openVault(name);
-    const cache = openIndexCache(`${name}-index`);
+    const vault = await openVault(`cli-index-${process.pid}-${Date.now()}`);
     const seconds: Record<string, number> = {};
     const t0 = performance.now();
+    let index: InProcessIndex | null = null;
     try {
       // The chosen embedder serves from the start: a fresh vault has no other index to keep serving.
       await vault.settings.set('index.serving', choice.kind === 'lexical' ? null : choice);
       const report = await runImport(vault, await inputsFor(files), { onPublished: queueIndexing(vault) });
       seconds.import = (performance.now() - t0) / 1000;
-      const service = new IndexService({
-        vault,
-        cache,
-        host: inProcessEmbedderHost(),
-        library: staticModelLibrary([]),
-        saveEveryMs: 30_000,
-      });
-      await service.start();
-      const runner = new JobRunner({ jobs: vault.jobs, workerId: 'cli', handlers: timed(service.handlers(), seconds) });
-      while ((await runner.runOnce()) === 'ran');
-      const failed = [...(await vault.jobs.list('dead')), ...(await vault.jobs.list('pending')).filter((j) => j.error)];
-      if (failed.length) fail('index/failed', `Indexing failed: ${failed[0]!.error?.message ?? 'unknown error'}`, failed[0]!.error);
+      index = await openInProcessIndex(vault, { embedder: choice, seconds, rebuild: false });
+      await index.runJobs();
+      const service = index.service;
       seconds.total = (performance.now() - t0) / 1000;
       const t = report.totals;
       const json = summary(
@@ -140,8 +110,8 @@ export const indexCommand: Command = {
       );
       return { json, text: textReport(json), exitCode: report.status === 'done' ? 0 : 1 };
     } finally {
+      index?.close();
       vault.db.close();
-      cache.close();
     }
   },
 };

@@ -1,8 +1,6 @@
 import { vaultError, VaultFailure } from '../../lib/core/errors';
 import { resolveTarget } from '../../lib/core/recall/model-windows';
-import { LexicalEmbedder } from '../../lib/models/lexical-embedder';
-import { AUTO_HNSW_ABOVE, RecallEngine } from '../../../workers/recall/engine';
-import { vaultUnits } from '../../../workers/recall/vault-units';
+import { openInProcessIndex } from '../../lib/services/index/in-process';
 import { UsageError, type Command } from '../command';
 import { passphraseFromEnv } from './vault-file';
 import { oneOf, parseCommandArgs } from '../recall/args';
@@ -18,7 +16,10 @@ function targetOf(value: string | undefined): string | number {
   return target;
 }
 
-/** Recall from export files (a fresh in-memory vault) and print the context package. */
+/**
+ * Recall from export files (a fresh in-memory vault) or a vault file and print the context package:
+ * the app's index service builds the index, the app's recall service answers.
+ */
 export const recallCommand: Command = {
   name: 'recall',
   summary: 'Import export files into a fresh in-memory vault, recall for a prompt and print the context package.',
@@ -39,7 +40,7 @@ export const recallCommand: Command = {
     if (!prompt?.trim()) throw new UsageError('Give the prompt to recall for (in quotes).');
     if (paths.length === 0 && values.vault === undefined) throw new UsageError('Name at least one export file or folder.');
     const format = oneOf(values.format, ['markdown', 'xml'] as const, 'markdown', 'format');
-    const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'auto', 'vectors');
+    const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'hnsw', 'vectors');
     const target = targetOf(values.target);
     const source: RecallSource =
       values.vault !== undefined
@@ -52,27 +53,32 @@ export const recallCommand: Command = {
           vaultError('import/failed', 'No export file could be imported.', opened.report.files.map((f) => f.errors).flat()),
         );
       }
-      const units = await vaultUnits(opened.vault);
-      if (vectors === 'hnsw' || (vectors === 'auto' && units.length > AUTO_HNSW_ABOVE)) await loadHnswlibQuietly();
-      const engine = await RecallEngine.create({ embedder: new LexicalEmbedder(), vectors, capacity: units.length });
-      await engine.add(units);
-      const outcome = await engine.recall(
-        { prompt, ...(values.intent ? { intent: values.intent } : {}) },
-        { funnel: values['no-funnel'] !== true, package: { target, format } },
-      );
-      if (!outcome.ok) throw new VaultFailure(outcome.error);
-      // What the vault holds (an export source's vault holds exactly what its import stored).
-      const ctx = {
-        embedder: engine.embedder.id,
-        vectors: engine.vectors.kind,
-        target: String(target),
-        vault: {
-          conversations: await opened.vault.conversations.countVisible(),
-          messages: await opened.vault.conversations.countMessages(),
-          units: units.length,
-        },
-      };
-      return { json: recallJson(outcome.value, ctx), text: recallText(outcome.value, ctx) };
+      await loadHnswlibQuietly();
+      const index = await openInProcessIndex(opened.vault, { vectorSearch: vectors });
+      try {
+        await index.runJobs();
+        const outcome = await index
+          .recaller()
+          .answer(
+            { prompt, ...(values.intent ? { intent: values.intent } : {}) },
+            { funnel: values['no-funnel'] !== true, package: { target, format } },
+          );
+        if (!outcome.ok) throw new VaultFailure(outcome.error);
+        // What the vault holds (an export source's vault holds exactly what its import stored).
+        const ctx = {
+          embedder: outcome.value.embedderId,
+          vectors,
+          target: String(target),
+          vault: {
+            conversations: await opened.vault.conversations.countVisible(),
+            messages: await opened.vault.conversations.countMessages(),
+            units: outcome.value.documents,
+          },
+        };
+        return { json: recallJson(outcome.value, ctx), text: recallText(outcome.value, ctx) };
+      } finally {
+        index.close();
+      }
     } finally {
       await opened.close();
     }

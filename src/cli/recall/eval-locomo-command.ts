@@ -1,7 +1,8 @@
 /**
  * `eval locomo <file> [--k 5,10] [--budget 500,1000] [--json] [--modes ...] [--vectors ...]
- * [--recency on|off] [--samples id,id]`: evidence recall of the read path on LoCoMo, per mode and
- * category, with latency. JSON is the report shape of the issue, exactly.
+ * [--recency on|off] [--samples id,id]`: evidence recall of the app's read path on LoCoMo (the
+ * index service and the recall service, services/eval/locomo.ts), per mode and category, with
+ * latency. JSON is the report shape of the issue, exactly.
  */
 import { readFile } from 'node:fs/promises';
 import { vaultError, VaultFailure } from '../../lib/core/errors';
@@ -10,7 +11,8 @@ import { parseLocomo } from '../../lib/core/recall/locomo-data';
 import type { CommandResult } from '../command';
 import { UsageError } from '../command';
 import { intList, oneOf, parseCommandArgs } from './args';
-import { RECENCY_FOR_ARCHIVES, runLocomo } from './locomo-eval';
+import { RECENCY_FOR_ARCHIVES, runLocomo } from '../../lib/services/eval/locomo';
+import { loadHnswlibQuietly } from './hnswlib-node';
 
 export const EVAL_LOCOMO_USAGE =
   'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--json]';
@@ -49,10 +51,11 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
   if (!file) throw new UsageError('Give the LoCoMo JSON file to evaluate on.');
   const ks = intList(values.k, [5, 10], 'k');
   const budgets = intList(values.budget, [500, 1000], 'budget');
-  const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'exact', 'vectors');
+  const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'hnsw', 'vectors');
   const recency = oneOf(values.recency, ['on', 'off'] as const, RECENCY_FOR_ARCHIVES ? 'on' : 'off', 'recency') === 'on';
   const modes = modesOf(values.modes);
   const samples = await readSamples(file, values.samples);
+  await loadHnswlibQuietly();
   const started = performance.now();
   const { report, diagnostics, vectors: used } = await runLocomo(samples, { ks, budgets, modes, vectors, recency });
   const seconds = (performance.now() - started) / 1000;

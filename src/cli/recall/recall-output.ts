@@ -1,7 +1,7 @@
 /** The `engram recall` result as JSON (the issue's shape) and as text for people. */
 import { formatDate } from '../../lib/core/recall/package-format';
 import type { DroppedCandidate, GateStatus, ScoredCandidate } from '../../lib/core/recall/types';
-import type { EngineRecall } from '../../../workers/recall/engine';
+import type { RecallAnswer } from '../../lib/services/recall/recall-service';
 
 const TEXT_PREVIEW = 300;
 
@@ -38,7 +38,7 @@ export interface RecallJsonContext {
   vault: { conversations: number; messages: number; units: number };
 }
 
-export function recallJson({ result, package: pkg }: EngineRecall, ctx: RecallJsonContext) {
+export function recallJson({ result, package: pkg }: RecallAnswer, ctx: RecallJsonContext) {
   return {
     prompt: result.prompt,
     embedder: ctx.embedder,
@@ -60,7 +60,7 @@ export function recallJson({ result, package: pkg }: EngineRecall, ctx: RecallJs
   };
 }
 
-export function recallText({ result, package: pkg }: EngineRecall, ctx: RecallJsonContext): string {
+export function recallText({ result, package: pkg }: RecallAnswer, ctx: RecallJsonContext): string {
   const lines: string[] = [];
   if (result.holdsNothing) {
     lines.push(result.holdsNothing.message);

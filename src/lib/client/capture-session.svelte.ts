@@ -124,7 +124,7 @@ export class CaptureSession {
     if (!payload || this.status !== 'ready') return;
     this.status = 'saving';
     try {
-      this.result = await saveCapture(payload);
+      this.result = await saveCapture($state.snapshot(payload) as CapturePayload);
       this.status = 'saved';
     } catch (thrown) {
       this.status = 'ready';

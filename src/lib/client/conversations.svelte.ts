@@ -1,8 +1,7 @@
 import { liveQuery, type Subscription } from 'dexie';
 import type { ConversationRecord, MessageRecord } from '../core/records';
-import { conversationInsight, type ConversationInsight } from '../store/conversation-insight';
+import { vaultViews, type ConversationInsight } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
-import { mainVault } from './vault';
 
 /** Live list of the visible conversations, newest first. */
 export class ConversationList {
@@ -10,8 +9,8 @@ export class ConversationList {
   private subscription: Subscription | null = null;
 
   start(limit = 500): void {
-    void mainVault().then((vault) => {
-      this.subscription = liveQuery(() => vault.conversations.listVisible(limit)).subscribe({
+    void vaultViews().then((views) => {
+      this.subscription = liveQuery(() => views.conversations(limit)).subscribe({
         next: (rows) => (this.items = rows),
         error: (error: unknown) => errors.report(error, 'listing conversations'),
       });
@@ -35,16 +34,12 @@ export class ConversationView {
 
   start(id: string): void {
     this.stop();
-    void mainVault().then((vault) => {
-      this.insightSubscription = liveQuery(() => conversationInsight(vault, id)).subscribe({
+    void vaultViews().then((views) => {
+      this.insightSubscription = liveQuery(() => views.insight(id)).subscribe({
         next: (insight) => (this.insight = insight),
         error: (error: unknown) => errors.report(error, 'reading the summary and thread of a conversation'),
       });
-      this.subscription = liveQuery(async () => {
-        const conversation = await vault.conversations.get(id);
-        const messages = conversation?.state === 'visible' ? await vault.conversations.messages(id) : [];
-        return { conversation: conversation?.state === 'visible' ? conversation : null, messages };
-      }).subscribe({
+      this.subscription = liveQuery(() => views.conversation(id)).subscribe({
         next: ({ conversation, messages }) => {
           this.conversation = conversation;
           this.thread = messages.filter((m) => m.branch.onVisiblePath && !m.hidden && m.state === 'visible');

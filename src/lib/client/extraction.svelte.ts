@@ -1,7 +1,7 @@
 import { liveQuery, type Subscription } from 'dexie';
 import { EXTRACT_JOB } from '../core/api/extract-api';
 import { summarizeJobs, type ExtractionProgress } from './extraction-progress';
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
 
 export type { ExtractionProgress } from './extraction-progress';
 
@@ -12,8 +12,8 @@ class ExtractionWatcher {
 
   start(): void {
     if (this.subscription) return;
-    void mainVault().then((vault) => {
-      this.subscription = liveQuery(() => vault.db.jobs.where('type').equals(EXTRACT_JOB).toArray()).subscribe({
+    void vaultViews().then((views) => {
+      this.subscription = liveQuery(() => views.jobsOfType(EXTRACT_JOB)).subscribe({
         next: (jobs) => (this.progress = jobs.length > 0 ? summarizeJobs(jobs) : null),
         error: () => (this.progress = null),
       });

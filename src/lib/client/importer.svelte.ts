@@ -1,13 +1,13 @@
 import * as Comlink from 'comlink';
 import { liveQuery, type Subscription } from 'dexie';
-import type { ImportApi, ImportProgressEvent } from '../core/api/import';
+import type { ImportProgressEvent } from '../core/api/import';
 import type { ImportReport } from '../core/import/report';
 import type { ImportRecord } from '../core/records';
 import { errors } from './errors.svelte';
-import { RpcClient } from './rpc';
+import { importWorker } from './import-worker';
 import { storageStatus } from './storage.svelte';
 import { offerBackupSetup } from './vault-file.svelte';
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
 
 /** A call may take as long as reading the files at a slow 0.5 MB/s, plus a minute. */
 function importTimeoutMs(bytes: number): number {
@@ -21,25 +21,15 @@ export class ImportController {
   report = $state<ImportReport | null>(null);
   cancelling = $state(false);
   recent = $state<ImportRecord[]>([]);
-  private readonly rpc: RpcClient<ImportApi>;
+  private readonly rpc = importWorker();
   private recentSubscription: Subscription | null = null;
-
-  constructor() {
-    this.rpc = new RpcClient<ImportApi>({
-      name: 'import worker',
-      timeoutMs: 60_000,
-      // A worker script URL, not reactive state.
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity
-      spawn: () => new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' }),
-    });
-  }
 
   /** Rolls back imports a closed tab interrupted, and starts the live list of recent imports. */
   start(): void {
     void this.rpc.call('ready', []).catch((error: unknown) => errors.report(error, 'checking unfinished imports'));
     if (this.recentSubscription) return;
-    void mainVault().then((vault) => {
-      this.recentSubscription = liveQuery(() => vault.imports.recent(10)).subscribe({
+    void vaultViews().then((views) => {
+      this.recentSubscription = liveQuery(() => views.recentImports(10)).subscribe({
         next: (rows) => (this.recent = rows),
         error: (error: unknown) => errors.report(error, 'listing imports'),
       });

@@ -1,10 +1,17 @@
 import { liveQuery, type Subscription } from 'dexie';
-import { discardCandidates, keepCandidates, undoChanges, type ActionOutcome, type KeepRequest } from '../store/note-actions';
+import type { ActionOutcome, KeepRequest } from '../core/api/vault-api';
+import { vaultViews, type InboxGroup, type InboxItem } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
-import { readInbox, type InboxGroup, type InboxItem, type UndoOffer } from './inbox-groups';
-import { mainVault } from './vault';
+import { vaultWorker } from './vault-worker';
 
-export type { InboxGroup, InboxItem, UndoOffer } from './inbox-groups';
+export type { InboxGroup, InboxItem } from '../store/views/vault-views';
+
+/** The undo toast: what was done, and the history entries that undo it. */
+export interface UndoOffer {
+  id: number;
+  label: string;
+  historyIds: string[];
+}
 
 /** The Inbox's state: live candidates, grouped; the actions; the undo offers. */
 export class InboxController {
@@ -17,8 +24,8 @@ export class InboxController {
 
   start(): void {
     if (this.subscription) return;
-    void mainVault().then((vault) => {
-      this.subscription = liveQuery(() => readInbox(vault)).subscribe({
+    void vaultViews().then((views) => {
+      this.subscription = liveQuery(() => views.inbox()).subscribe({
         next: (groups) => {
           this.groups = groups;
           this.loaded = true;
@@ -58,13 +65,11 @@ export class InboxController {
   }
 
   keep(requests: KeepRequest[], label = requests.length > 1 ? `Kept ${requests.length} notes` : 'Kept'): Promise<boolean> {
-    return this.act(label, async () => keepCandidates(await mainVault(), requests, Date.now()));
+    return this.act(label, () => vaultWorker().call('keep', [requests.map((r) => ({ ...r }))]));
   }
 
   discard(ids: string[]): Promise<boolean> {
-    return this.act(ids.length > 1 ? `Discarded ${ids.length}` : 'Discarded', async () =>
-      discardCandidates(await mainVault(), ids, Date.now()),
-    );
+    return this.act(ids.length > 1 ? `Discarded ${ids.length}` : 'Discarded', () => vaultWorker().call('discard', [[...ids]]));
   }
 
   async undo(offerId: number): Promise<void> {
@@ -72,7 +77,7 @@ export class InboxController {
     if (!offer) return;
     this.offers = this.offers.filter((o) => o.id !== offerId);
     await this.act('Undo', async () => {
-      await undoChanges(await mainVault(), offer.historyIds, Date.now());
+      await vaultWorker().call('undo', [[...offer.historyIds]]);
       return { historyIds: [], noteIds: [] };
     });
   }

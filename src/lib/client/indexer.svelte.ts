@@ -1,18 +1,14 @@
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
-import type { LlmBridge, LlmInfo } from '../core/api/extract-api';
 import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
+import type { LlmInfo } from '../core/api/llm-port';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
-import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../core/recall/ports';
-import { activeLlm } from './active-llm';
-import { llmPort } from './llm-port';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
 
 /**
  * Main-thread face of the index worker: its status as runes (progress, health, the serving
- * embedder, a model download), the model list, and the commands of the settings screen. The read
- * path gets the search ports from `ports()`.
+ * embedder, a model download), the model list, the commands of the settings screen, and recall.
  */
 export class IndexClient {
   status = $state<IndexStatus | null>(null);
@@ -96,14 +92,11 @@ export class IndexClient {
   }
 
   /**
-   * Recall in the index worker with the page's active model (a comlink proxy, or null: the gate
-   * then fails open and says so). Only the newest request yields a result; an older one that
-   * finishes later comes back `stale` (the worker also aborts it).
+   * Recall in the index worker (with the model lent by `setLlm`, if any). Only the newest request
+   * yields a result; an older one that finishes later comes back `stale` (the worker also aborts it).
    */
   async recall(request: RecallRequest): Promise<RecallResponse> {
-    const llm = activeLlm();
-    const port = llm ? Comlink.proxy(llmPort(llm)) : null;
-    const answer = await this.rpc.latest('recall', 'recall', [request, port], 120_000);
+    const answer = await this.rpc.latest('recall', 'recall', [request], 120_000);
     return answer.stale ? { requestId: request.requestId, stale: true } : answer.value;
   }
 
@@ -113,27 +106,9 @@ export class IndexClient {
     return () => this.connectedListeners.delete(listener);
   }
 
-  /** Lends the page's model to the extraction job (null takes it back). */
-  setLlm(info: LlmInfo | null, bridge: LlmBridge | null): Promise<void> {
-    return this.rpc.call('setLlm', [info, bridge ? Comlink.proxy(bridge) : null]);
-  }
-
-  /** The read path's ports over the index worker (recall runs on top of these). */
-  ports(): {
-    lexical: LexicalSearcher;
-    vector: VectorSearcher;
-    store: CandidateStore;
-    embedQuery: (text: string) => Promise<Float32Array>;
-  } {
-    return {
-      lexical: { search: (query, k) => this.rpc.call('lexicalSearch', [query, k]) },
-      vector: {
-        search: (vector, k) => this.rpc.call('vectorSearch', [vector, k]),
-        similarity: (vector, ids) => this.rpc.call('similarity', [vector, [...ids]]),
-      },
-      store: { get: (ids) => this.rpc.call('candidates', [[...ids]]) },
-      embedQuery: (text) => this.rpc.call('embedQuery', [text], 120_000),
-    };
+  /** Lends a model to the index worker: `port` serves it (transferred); null takes it back. */
+  setLlm(info: LlmInfo | null, port: MessagePort | null): Promise<void> {
+    return this.rpc.call('setLlm', [info, port ? Comlink.transfer(port, [port]) : null]);
   }
 }
 

@@ -1,8 +1,11 @@
-import type { LlmBridge, LlmInfo } from '../core/api/extract-api';
-import type { Llm } from '../core/api/llm';
-import { plainError, vaultError, type Result, err, ok } from '../core/errors';
+import type { LlmInfo } from '../core/api/llm-port';
+import { vaultError, type Result, err, ok } from '../core/errors';
 import { catalogueModel, type ModelChoice, type ExclusionReason } from '../models/webllm-catalogue';
 import type { WebGpuCapabilities } from '../models/webllm-device';
+
+/** The model catalogue's and the device probe's shapes, as the Settings screen shows them. */
+export type { ModelChoice } from '../models/webllm-catalogue';
+export type { VramBudget, WebGpuCapabilities } from '../models/webllm-device';
 
 /**
  * What the Settings screen says about the language model, as pure functions of the client's
@@ -67,15 +70,4 @@ export function checkEndpointUrl(raw: string): Result<string> {
     return err(vaultError('input/invalid', 'Only a server on this machine can be used: http://localhost:PORT or http://127.0.0.1:PORT.'));
   }
   return ok(url.toString().replace(/\/+$/u, ''));
-}
-
-/** The page's model as the index worker borrows it (errors come back as results: comlink drops their codes). */
-export function llmBridge(llm: Llm): LlmBridge {
-  return async (messages, options) => {
-    try {
-      return { ok: true, text: await llm.complete(messages, options) };
-    } catch (thrown) {
-      return { ok: false, error: plainError(thrown) };
-    }
-  };
 }

@@ -1,18 +1,19 @@
-import type { LlmInfo } from '../core/api/extract-api';
+import * as Comlink from 'comlink';
 import type { Llm } from '../core/api/llm';
+import { LLM_PORT_MESSAGE, type LlmChoice, type LlmInfo } from '../core/api/llm-port';
 import { toVaultError, vaultError, type VaultError } from '../core/errors';
+import { serveLlmPort } from '../models/llm-port';
 import { OpenAiCompatibleLlm } from '../models/openai-compatible-llm';
 import { isModelCached, removeCachedModel } from '../models/webllm-cache';
 import { modelsForDevice, type ModelChoice } from '../models/webllm-catalogue';
 import { createWebLlm } from '../models/webllm-create';
 import { navigatorGpu, probeWebGpu, vramBudget, type VramBudget, type WebGpuCapabilities } from '../models/webllm-device';
 import type { WebLlm } from '../models/webllm-llm';
-import type { LlmChoice } from '../store/settings-repo';
-import { activeLlm, onActiveLlmChange, setActiveLlm } from './active-llm';
 import { errors } from './errors.svelte';
 import { indexer } from './indexer.svelte';
-import { checkEndpointUrl, llmBridge, llmStatusText, type LlmPhase } from './llm-status';
-import { mainVault } from './vault';
+import { checkEndpointUrl, llmStatusText, type LlmPhase } from './llm-status';
+import { vaultViews } from '../store/views/vault-views';
+import { vaultWorker } from './vault-worker';
 
 /** Loading a model may download hundreds of MB: a generous limit, and the person can cancel. */
 const LOAD_TIMEOUT_MS = 30 * 60_000;
@@ -22,8 +23,8 @@ const CALL_TIMEOUT_MS = 120_000;
 /**
  * The language model of this device: WebLLM in workers/llm.worker.ts (the person picks a model
  * that fits the device, downloads it with progress, removes it), or an OpenAI-compatible server
- * on the person's own machine (off by default). A ready model is published with `setActiveLlm`
- * (recall reads it) and lent to the index worker for extraction. No model is a normal state.
+ * on the person's own machine (off by default). A ready model is lent to the index worker, where
+ * recall's model stages and extraction call it. No model is a normal state.
  */
 export class LlmClient {
   phase = $state<LlmPhase>('probing');
@@ -37,6 +38,9 @@ export class LlmClient {
   error = $state<VaultError | null>(null);
   choice = $state<LlmChoice | null>(null);
   private worker: Worker | null = null;
+  private model: Llm | null = null;
+  /** This page's end of the endpoint's channel (closed when the model changes). */
+  private lentPort: MessagePort | null = null;
   private loading: AbortController | null = null;
   private started: Promise<void> | null = null;
 
@@ -57,10 +61,9 @@ export class LlmClient {
   }
 
   private async init(): Promise<void> {
-    onActiveLlmChange((llm) => void this.lend(llm));
+    // A restarted index worker gets the model again.
     indexer().onConnected(() => {
-      const llm = activeLlm();
-      if (llm) void this.lend(llm);
+      if (this.model) void this.lend(this.model);
     });
     const capabilities = await probeWebGpu(navigatorGpu());
     this.capabilities = capabilities;
@@ -69,20 +72,40 @@ export class LlmClient {
     this.choices = modelsForDevice(capabilities, this.budget);
     this.phase = 'none';
     if (capabilities.webgpu) await this.refreshCache();
-    const vault = await mainVault();
-    this.choice = await vault.settings.get('llm.choice');
+    this.choice = await (await vaultViews()).setting('llm.choice');
     if (this.choice?.kind === 'openai-compatible') this.useEndpoint(this.choice.baseUrl, this.choice.model, false);
     else if (this.choice?.kind === 'webllm' && capabilities.webgpu && this.cached[this.choice.modelId]) {
       await this.load(this.choice.modelId);
     }
   }
 
-  /** Lends the active model to the index worker (extraction runs there). */
+  /** The model that is ready to answer, or null. */
+  private setModel(llm: Llm | null): void {
+    if (llm === this.model) return;
+    this.model = llm;
+    void this.lend(llm);
+  }
+
+  /**
+   * Lends the model to the index worker, where recall and extraction call it: over a fresh
+   * MessageChannel whose other end the LLM worker serves (WebLLM: worker to worker, no hop through
+   * this page) or this page serves (the OpenAI-compatible endpoint is fetched from here).
+   */
   private async lend(llm: Llm | null): Promise<void> {
+    this.lentPort?.close();
+    this.lentPort = null;
     try {
-      await indexer().setLlm(llm ? { id: llm.id, kind: llm.kind } : null, llm ? llmBridge(llm) : null);
+      if (!llm) return await indexer().setLlm(null, null);
+      const { port1, port2 } = new MessageChannel();
+      if (llm.kind === 'webllm' && this.worker) {
+        this.worker.postMessage({ type: LLM_PORT_MESSAGE, port: port1, modelId: (llm as WebLlm).modelId }, [port1]);
+      } else {
+        Comlink.expose(serveLlmPort(llm), port1);
+        this.lentPort = port1;
+      }
+      await indexer().setLlm({ id: llm.id, kind: llm.kind }, port2);
     } catch (error) {
-      errors.report(error, 'handing the model to extraction');
+      errors.report(error, 'handing the model to recall and extraction');
     }
   }
 
@@ -97,7 +120,7 @@ export class LlmClient {
 
   private async save(choice: LlmChoice | null): Promise<void> {
     this.choice = choice;
-    await (await mainVault()).settings.set('llm.choice', choice);
+    await vaultWorker().call('setPreference', ['llm.choice', choice]);
   }
 
   /** Downloads (when not cached) and loads a WebLLM model in the LLM worker. */
@@ -124,7 +147,7 @@ export class LlmClient {
       });
       this.active = { id: llm.id, kind: 'webllm' };
       this.phase = 'ready';
-      setActiveLlm(llm);
+      this.setModel(llm);
       await this.save({ kind: 'webllm', modelId });
       await this.refreshCache();
     } catch (thrown) {
@@ -149,8 +172,8 @@ export class LlmClient {
 
   /** Frees the model; the stated fallbacks run from now on. */
   async unload(): Promise<void> {
-    const current = activeLlm();
-    setActiveLlm(null);
+    const current = this.model;
+    this.setModel(null);
     this.active = null;
     if (current && current.kind === 'webllm') await (current as WebLlm).dispose().catch(() => undefined);
     this.terminateWorker();
@@ -185,7 +208,7 @@ export class LlmClient {
       this.active = { id: llm.id, kind: 'openai-compatible' };
       this.phase = 'ready';
       this.error = null;
-      setActiveLlm(llm);
+      this.setModel(llm);
       if (persist) await this.save({ kind: 'openai-compatible', baseUrl: checked.value, model: model.trim() || 'default' });
     });
   }

@@ -1,5 +1,4 @@
 import type { HistoryRecord, NoteRecord, NoteStatus } from '../core/records';
-import type { Vault } from '../store/vault';
 
 /** Which notes the Notes screen lists. */
 export type NotesFilter = 'kept' | 'archived' | 'discarded';
@@ -20,16 +19,6 @@ export function filterNotes(notes: readonly NoteRecord[], filter: NotesFilter, q
       return words.every((w) => text.includes(w));
     })
     .sort((a, b) => (b.keptAt ?? b.updatedAt) - (a.keptAt ?? a.updatedAt) || a.id.localeCompare(b.id));
-}
-
-/** Every note the screen and the sweep look at (resources are documents, listed elsewhere). */
-export async function readNotes(vault: Vault): Promise<NoteRecord[]> {
-  return vault.db.notes.filter((n) => n.tier !== 'resource').toArray();
-}
-
-/** A note's history, newest first (what the undo buttons list). */
-export async function readHistory(vault: Vault, noteId: string): Promise<HistoryRecord[]> {
-  return (await vault.notes.history(noteId)).reverse();
 }
 
 /** What a history entry changed, in a few words ("status provisional → kept", "text edited"). */

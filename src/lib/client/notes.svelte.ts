@@ -2,10 +2,10 @@ import { liveQuery, type Subscription } from 'dexie';
 import { planSweep, type SweepProposal } from '../core/curate/sweep';
 import { sweepInputFrom } from '../core/curate/sweep-input';
 import type { HistoryRecord, NoteRecord } from '../core/records';
-import { applyNoteChanges, undoChanges } from '../store/note-actions';
+import { vaultViews } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
-import { filterNotes, readHistory, readNotes, type NotesFilter } from './notes-view';
-import { mainVault } from './vault';
+import { filterNotes, type NotesFilter } from './notes-view';
+import { vaultWorker } from './vault-worker';
 
 export type { NotesFilter } from './notes-view';
 
@@ -31,8 +31,8 @@ export class NotesController {
 
   start(): void {
     if (this.subscription) return;
-    void mainVault().then((vault) => {
-      this.subscription = liveQuery(() => readNotes(vault)).subscribe({
+    void vaultViews().then((views) => {
+      this.subscription = liveQuery(() => views.notes()).subscribe({
         next: (notes) => {
           this.all = notes;
           this.loaded = true;
@@ -55,9 +55,9 @@ export class NotesController {
     this.historySubscription = null;
     this.history = [];
     if (!noteId) return;
-    void mainVault().then((vault) => {
+    void vaultViews().then((views) => {
       if (this.selectedId !== noteId) return;
-      this.historySubscription = liveQuery(() => readHistory(vault, noteId)).subscribe({
+      this.historySubscription = liveQuery(() => views.history(noteId)).subscribe({
         next: (entries) => (this.history = entries),
         error: (error: unknown) => errors.report(error, 'reading a note history'),
       });
@@ -78,14 +78,14 @@ export class NotesController {
 
   /** Restores the note to its exact state before that change (the undo is itself in the history). */
   undo(historyId: string): Promise<void> {
-    return this.run('undoing a change', async () => undoChanges(await mainVault(), [historyId], Date.now()));
+    return this.run('undoing a change', () => vaultWorker().call('undo', [[historyId]]));
   }
 
   /** Applies a sweep proposal's changes (a prune must come with the person's confirmation). */
   accept(proposal: SweepProposal, confirmed = false): Promise<void> {
     return this.run('applying a curation proposal', async () => {
       if (proposal.needsConfirmation && !confirmed) return;
-      await applyNoteChanges(await mainVault(), proposal.changes, { actor: 'curator', now: Date.now() });
+      await vaultWorker().call('applyChanges', [$state.snapshot(proposal.changes) as typeof proposal.changes, 'curator']);
     });
   }
 }

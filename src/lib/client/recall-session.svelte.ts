@@ -5,7 +5,8 @@ import { toVaultError } from '../core/errors';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../core/recall/model-windows';
 import type { PackageFormat } from '../core/recall/package-format';
 import { indexer } from './indexer.svelte';
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
+import { vaultWorker } from './vault-worker';
 
 export type RecallAnswer = Extract<RecallResponse, { stale: false }>;
 
@@ -218,22 +219,22 @@ export class RecallSession {
 
 const vaultPrefs = {
   async load(): Promise<RecallPrefs> {
-    const { settings } = await mainVault();
+    const views = await vaultViews();
     const [target, format, funnel, appendPrompt] = await Promise.all([
-      settings.get('device.recall.target'),
-      settings.get('device.recall.format'),
-      settings.get('device.recall.funnel'),
-      settings.get('device.recall.appendPrompt'),
+      views.setting('device.recall.target'),
+      views.setting('device.recall.format'),
+      views.setting('device.recall.funnel'),
+      views.setting('device.recall.appendPrompt'),
     ]);
     return { target, format, funnel, appendPrompt };
   },
   async save(p: RecallPrefs): Promise<void> {
-    const { settings } = await mainVault();
+    const writer = vaultWorker();
     await Promise.all([
-      settings.set('device.recall.target', p.target),
-      settings.set('device.recall.format', p.format),
-      settings.set('device.recall.funnel', p.funnel),
-      settings.set('device.recall.appendPrompt', p.appendPrompt),
+      writer.call('setPreference', ['device.recall.target', p.target]),
+      writer.call('setPreference', ['device.recall.format', p.format]),
+      writer.call('setPreference', ['device.recall.funnel', p.funnel]),
+      writer.call('setPreference', ['device.recall.appendPrompt', p.appendPrompt]),
     ]);
   },
 };

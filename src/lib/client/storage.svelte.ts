@@ -1,4 +1,5 @@
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
+import { vaultWorker } from './vault-worker';
 
 /**
  * Storage persistence and quota. The browser may evict a non-persisted origin's data under
@@ -25,16 +26,14 @@ class StorageStatus {
   async requestPersistence(): Promise<boolean> {
     const granted = (await navigator.storage?.persist?.()) ?? false;
     this.lastRequest = granted ? 'granted' : 'denied';
-    const vault = await mainVault();
-    await vault.settings.set('storage.persistRequested', true);
+    await vaultWorker().call('setPreference', ['storage.persistRequested', true]);
     await this.refresh();
     return granted;
   }
 
   /** Called when an import finishes: the first time there is data, ask for persistence once. */
   async afterImport(): Promise<void> {
-    const vault = await mainVault();
-    if (await vault.settings.get('storage.persistRequested')) return;
+    if (await (await vaultViews()).setting('storage.persistRequested')) return;
     await this.requestPersistence();
   }
 }

@@ -1,6 +1,7 @@
 import type { SyncRequest, SyncResult } from '../core/api/vault-file';
 import { errors } from './errors.svelte';
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
+import { vaultWorker } from './vault-worker';
 import { folderPermission, folderSyncSupported, isFolderHandle, pickFolder } from './vault-file-folder';
 
 type RunSync = (folder: FileSystemDirectoryHandle, request: SyncRequest, background: boolean) => Promise<SyncResult | undefined>;
@@ -32,13 +33,13 @@ export class SyncFolder {
   }
 
   async load(): Promise<void> {
-    const vault = await mainVault();
-    const stored = await vault.settings.get('vault.syncFolder');
+    const views = await vaultViews();
+    const stored = await views.setting('vault.syncFolder');
     this.handle = isFolderHandle(stored) ? stored : null;
     this.name = this.handle?.name ?? null;
-    this.intervalMinutes = await vault.settings.get('vault.syncIntervalMinutes');
-    this.encrypted = await vault.settings.get('vault.syncEncrypted');
-    this.lastSyncAt = await vault.settings.get('vault.lastSyncAt');
+    this.intervalMinutes = await views.setting('vault.syncIntervalMinutes');
+    this.encrypted = await views.setting('vault.syncEncrypted');
+    this.lastSyncAt = await views.setting('vault.lastSyncAt');
     this.permission = this.handle && this.supported ? await folderPermission(this.handle, false) : null;
   }
 
@@ -53,9 +54,8 @@ export class SyncFolder {
   async choose(): Promise<void> {
     const handle = await pickFolder();
     if (!handle) return;
-    const vault = await mainVault();
-    await vault.settings.set('vault.syncFolder', handle);
-    await vault.settings.set('vault.syncSeenExportedAt', null);
+    await vaultWorker().call('setPreference', ['vault.syncFolder', handle]);
+    await vaultWorker().call('setPreference', ['vault.syncSeenExportedAt', null]);
     this.handle = handle;
     this.name = handle.name;
     this.permission = await folderPermission(handle, true);
@@ -71,8 +71,7 @@ export class SyncFolder {
   }
 
   async forget(): Promise<void> {
-    const vault = await mainVault();
-    await vault.settings.set('vault.syncFolder', null);
+    await vaultWorker().call('setPreference', ['vault.syncFolder', null]);
     this.handle = null;
     this.name = null;
     this.permission = null;
@@ -81,10 +80,9 @@ export class SyncFolder {
 
   /** Encrypted sync files from now on (passphrase in memory only), or plain ones (passphrase null). */
   async setEncryption(passphrase: string | null): Promise<void> {
-    const vault = await mainVault();
     this.encrypted = passphrase !== null;
     this.passphrase = passphrase;
-    await vault.settings.set('vault.syncEncrypted', this.encrypted);
+    await vaultWorker().call('setPreference', ['vault.syncEncrypted', this.encrypted]);
   }
 
   /** Types the passphrase of an encrypted sync folder for this session. */
@@ -93,9 +91,8 @@ export class SyncFolder {
   }
 
   async setInterval(minutes: number | null): Promise<void> {
-    const vault = await mainVault();
     this.intervalMinutes = minutes;
-    await vault.settings.set('vault.syncIntervalMinutes', minutes);
+    await vaultWorker().call('setPreference', ['vault.syncIntervalMinutes', minutes]);
     this.schedule();
   }
 

@@ -7,18 +7,17 @@ import type {
   ImportReport,
   SyncRequest,
   SyncResult,
-  VaultFileApi,
   VaultFileProgress,
   VaultFileProgressFn,
   VaultFileStatus,
 } from '../core/api/vault-file';
+import { isCancellation } from '../core/api/vault-file';
 import { isVaultError, vaultError } from '../core/errors';
 import { newId } from '../core/ids';
 import { ProgressTracker } from '../core/jobs/progress';
-import { isCancellation } from '../store/vaultfile-progress';
 import { errors } from './errors.svelte';
-import { RpcClient } from './rpc';
-import { mainVault } from './vault';
+import { vaultViews } from '../store/views/vault-views';
+import { vaultWorker } from './vault-worker';
 import { downloadBlob } from './vault-file-download';
 import { SyncFolder } from './vault-file-sync.svelte';
 
@@ -71,17 +70,10 @@ class VaultFileClient {
   /** Shown once after the first import (`offerBackupSetup`). */
   backupOffer = $state(false);
   readonly folder = new SyncFolder((handle, request, background) => this.runSync(handle, request, background));
-  private client: RpcClient<VaultFileApi> | null = null;
   private started = false;
 
-  private get rpc(): RpcClient<VaultFileApi> {
-    this.client ??= new RpcClient<VaultFileApi>({
-      name: 'vault-file worker',
-      timeoutMs: STATUS_CALL_MS,
-      spawn: () => new Worker(new URL('../../../workers/vault.worker.ts', import.meta.url), { type: 'module', name: 'vault-file' }),
-      onRestart: (reason) => errors.report(reason, 'the vault file'),
-    });
-    return this.client;
+  private get rpc() {
+    return vaultWorker();
   }
 
   /** At app start: the reminder (cheaply), and the sync folder's newer file if one is set up. */
@@ -184,15 +176,13 @@ class VaultFileClient {
 
   async setReminderDays(days: number): Promise<void> {
     if (!Number.isInteger(days) || days < 1 || days > 365) return;
-    const vault = await mainVault();
-    await vault.settings.set('vault.reminderDays', days);
+    await this.rpc.call('setPreference', ['vault.reminderDays', days]);
     await this.refresh();
   }
 
   async dismissBackupOffer(): Promise<void> {
     this.backupOffer = false;
-    const vault = await mainVault();
-    await vault.settings.set('vault.backupOffered', true);
+    await this.rpc.call('setPreference', ['vault.backupOffered', true]);
   }
 }
 
@@ -203,8 +193,7 @@ export const vaultFile = new VaultFileClient();
  * once to set up backups (a sync folder, or export reminders). Returns whether the offer is shown.
  */
 export async function offerBackupSetup(): Promise<boolean> {
-  const vault = await mainVault();
-  if (await vault.settings.get('vault.backupOffered')) return false;
+  if (await (await vaultViews()).setting('vault.backupOffered')) return false;
   vaultFile.backupOffer = true;
   return true;
 }

@@ -1,13 +1,7 @@
 import { liveQuery, type Subscription } from 'dexie';
-import { mainVault } from './vault';
+import { vaultViews, type VaultCounts } from '../store/views/vault-views';
 
-export interface VaultCounts {
-  conversations: number;
-  messages: number;
-  notes: number;
-  inbox: number;
-  imports: number;
-}
+export type { VaultCounts } from '../store/views/vault-views';
 
 /** Live counts of what the vault holds, for empty states and headers. */
 class VaultStats {
@@ -16,17 +10,8 @@ class VaultStats {
 
   start(): void {
     if (this.subscription) return;
-    void mainVault().then((vault) => {
-      this.subscription = liveQuery(async () => {
-        const [conversations, messages, notes, inbox, imports] = await Promise.all([
-          vault.conversations.countVisible(),
-          vault.conversations.countMessages(),
-          vault.db.notes.where('status').equals('kept').count(),
-          vault.db.notes.where('status').equals('provisional').count(),
-          vault.db.imports.count(),
-        ]);
-        return { conversations, messages, notes, inbox, imports };
-      }).subscribe({
+    void vaultViews().then((views) => {
+      this.subscription = liveQuery(() => views.counts()).subscribe({
         next: (counts) => (this.counts = counts),
         error: () => (this.counts = null),
       });

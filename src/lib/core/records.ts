@@ -42,6 +42,8 @@ export interface MessageRecord extends Stamped {
   conversationId: string;
   externalId: string;
   role: Role;
+  /** The speaker's name when the source gives one (a named transcript); absent otherwise. */
+  speaker?: string;
   /** Raw text, kept losslessly (secrets redacted at write time). */
   text: string;
   createdAt: number | null;

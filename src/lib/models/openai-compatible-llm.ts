@@ -1,7 +1,7 @@
 import type { Llm, LlmCallOptions, LlmMessage } from '../core/api/llm';
 import { isVaultError, VaultFailure, vaultError, type VaultError } from '../core/errors';
 import { clampTemperature, DEFAULT_LLM_TIMEOUT_MS, withDeadline } from './llm-deadline';
-import { extractJsonText } from './llm-json';
+import { extractJsonText } from '../core/llm-json';
 
 /**
  * `Llm` on an OpenAI-compatible server on the person's own machine (llama.cpp server, Ollama,

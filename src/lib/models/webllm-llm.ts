@@ -1,7 +1,7 @@
 import type { Llm, LlmCallOptions, LlmMessage } from '../core/api/llm';
 import { VaultFailure, vaultError } from '../core/errors';
 import { clampTemperature, DEFAULT_LLM_TIMEOUT_MS, withDeadline } from './llm-deadline';
-import { extractJsonText } from './llm-json';
+import { extractJsonText } from '../core/llm-json';
 import { catalogueModel } from './webllm-catalogue';
 import { webLlmError } from './webllm-errors';
 

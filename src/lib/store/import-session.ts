@@ -8,6 +8,8 @@ import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 export interface IncomingMessage {
   externalId: string;
   role: Role;
+  /** The speaker's name, already through write-time safety; absent when the source names none. */
+  speaker?: string;
   text: string;
   contentHash: string;
   createdAt: number | null;
@@ -218,6 +220,7 @@ export class ImportSession {
         conversationId: id,
         externalId: m.externalId,
         role: m.role,
+        ...(m.speaker ? { speaker: m.speaker } : {}),
         text: m.text,
         createdAt: m.createdAt,
         // Position in the parser's order: the visible thread first (root to leaf), then branches.

@@ -168,9 +168,11 @@ export async function prepareConversation(
     parsed.messages.map(async (m) => {
       const safe = applyWriteSafety(m.text);
       observe(safe);
+      const speaker = m.speaker ? applyWriteSafety(m.speaker).text.trim() : '';
       return {
         externalId: m.externalId,
         role: m.role,
+        ...(speaker ? { speaker } : {}),
         text: safe.text,
         contentHash: await contentHash(safe.text),
         createdAt: m.createdAt,

@@ -1,4 +1,5 @@
 import { indexUpdateJob } from '../core/api/index-api';
+import type { ActionOutcome, KeepRequest } from '../core/api/vault-api';
 import { historyFor, type NoteChange } from '../core/curate/changes';
 import { discardedNote, keptNote } from '../core/extract/candidate-note';
 import { fail } from '../core/errors';
@@ -15,17 +16,6 @@ import type { Vault } from './vault';
  * reverse exactly that action; then it queues `index.update` for the notes it touched, so recall
  * sees a kept engram (and stops seeing an undone one).
  */
-export interface ActionOutcome {
-  historyIds: string[];
-  noteIds: string[];
-}
-
-export interface KeepRequest {
-  id: string;
-  /** The edited text, when the person edited the candidate before keeping it. */
-  text?: string;
-}
-
 async function queueIndex(vault: Vault, noteIds: readonly string[], now: number): Promise<void> {
   if (noteIds.length > 0) await vault.jobs.enqueue(indexUpdateJob({ noteIds }), now);
 }

@@ -1,4 +1,5 @@
 import type { EmbedderChoice } from '../core/api/embedder';
+import type { LlmChoice } from '../core/api/llm-port';
 import type { VaultFileMark } from '../core/api/vault-file';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -49,9 +50,6 @@ export interface SettingsShape {
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
 }
-
-/** A WebLLM model in this browser, or an OpenAI-compatible server on the person's own machine. */
-export type LlmChoice = { kind: 'webllm'; modelId: string } | { kind: 'openai-compatible'; baseUrl: string; model: string };
 
 export const SETTING_DEFAULTS: SettingsShape = {
   'vault.id': null,

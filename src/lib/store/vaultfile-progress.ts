@@ -1,5 +1,5 @@
 import type { VaultFilePhase, VaultFileProgressFn } from '../core/api/vault-file';
-import { fail, isVaultError, type VaultError } from '../core/errors';
+import { fail } from '../core/errors';
 
 /** Progress of one phase, reported at most every `intervalMs` (a comlink callback is a message). */
 export class PhaseProgress {
@@ -38,10 +38,4 @@ export function throwIfCancelled(signal: AbortSignal | undefined, operation: 'ex
   if (!signal?.aborted) return;
   if (operation === 'export') fail('vault/failed', 'The export was cancelled.', { cancelled: true });
   fail('import/cancelled', `The ${operation} was cancelled; the vault is unchanged.`, { cancelled: true });
-}
-
-export function isCancellation(error: unknown): boolean {
-  if (!isVaultError(error)) return false;
-  const detail = (error as VaultError).detail as { cancelled?: unknown } | undefined;
-  return error.code === 'import/cancelled' || detail?.cancelled === true;
 }

@@ -7,6 +7,7 @@ import { err, ok, type Result, toVaultError, vaultError } from '../core/errors';
 import { sampleIndexes } from '../core/index/health';
 import { VectorIndex, type VectorIndexOptions } from './vector-index';
 import { hashPrefix } from './vector-index-manifest';
+import { cosine } from '../core/index/vector-math';
 
 /** What the vault itself says about the vectors of one model (the vectors table, in practice). */
 export interface VectorTruth {
@@ -27,18 +28,6 @@ export interface VerifyOptions {
   sample?: number;
   rng: () => number;
   now?: () => number;
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb || 1);
 }
 
 export async function verifyVectorIndex(index: VectorIndex, truth: VectorTruth, options: VerifyOptions): Promise<VerificationReport> {

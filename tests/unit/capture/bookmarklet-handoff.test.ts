@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { JSDOM, type DOMWindow } from 'jsdom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildBookmarklet } from '../../../vite.config';
-import { handOff } from '../../../src/lib/core/capture/bookmarklet/handoff';
-import { APP_ORIGIN_TOKEN, bookmarkletHref, bookmarkletScript } from '../../../src/lib/core/capture/bookmarklet/href';
-import type { Notice } from '../../../src/lib/core/capture/bookmarklet/notice';
+import { handOff } from '../../../src/lib/bookmarklet/handoff';
+import { APP_ORIGIN_TOKEN, bookmarkletHref, bookmarkletScript } from '../../../src/lib/bookmarklet/href';
+import type { Notice } from '../../../src/lib/bookmarklet/notice';
 import type { ResourceCapture } from '../../../src/lib/core/capture/payload';
 import { READY, RECEIVED } from '../../../src/lib/core/capture/protocol';
 

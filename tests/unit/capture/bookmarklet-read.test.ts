@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { nodeToText } from '../../../src/lib/core/capture/bookmarklet/dom-text';
-import { readPage, type PageWindow } from '../../../src/lib/core/capture/bookmarklet/read-page';
+import { nodeToText } from '../../../src/lib/bookmarklet/dom-text';
+import { readPage, type PageWindow } from '../../../src/lib/bookmarklet/read-page';
 import { parseCapturePayload } from '../../../src/lib/core/capture/payload';
 
 /*

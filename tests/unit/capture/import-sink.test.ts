@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createImportSink } from '../../../src/lib/client/capture-import-sink';
+import { createImportSink } from '../../../src/lib/services/capture/capture-sink';
 import type { ConversationCapture, ResourceCapture } from '../../../src/lib/core/capture/payload';
 import { runImport } from '../../../src/lib/store/importer';
 import { openVault, type Vault } from '../../../src/lib/store/vault';

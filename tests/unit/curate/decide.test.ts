@@ -3,7 +3,7 @@ import { decideByRules, decideCandidate, type CurationCandidate, type Neighbour 
 import { qualityFlags } from '../../../src/lib/core/curate/quality-gate';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { note } from '../../factories/records';
-import { ScriptedLlm, scriptedLlm } from '../../factories/scripted-llm';
+import { recordedLlm, ScriptedLlm } from '../../factories/scripted-llm';
 
 const candidate = async (text: string, category = 'Facts'): Promise<CurationCandidate> => ({
   text,
@@ -74,7 +74,7 @@ describe('decision stage (rules)', () => {
 
 describe('decision stage with the LLM check', () => {
   it('lets the model flag a contradiction the rules miss, in one batched call', async () => {
-    const llm = scriptedLlm('contradiction-check');
+    const llm = recordedLlm('contradiction-check');
     const decision = await decideCandidate(
       await candidate('Vault notes now live in IndexedDB.'),
       [await near('n1', 'Vault notes live in SQLite via WASM.', 0.8), await near('n2', 'The maple stands in a courtyard.', 0.3)],
@@ -93,7 +93,7 @@ describe('decision stage with the LLM check', () => {
     const decision = await decideCandidate(
       await candidate('The vault file is not encrypted by default.'),
       [await near('n1', 'The vault file is encrypted by default.', 0.5)],
-      { ...options, llm: scriptedLlm('contradiction-dismissed') },
+      { ...options, llm: recordedLlm('contradiction-dismissed') },
     );
     expect(decision.proposal.action).toBe('add');
   });

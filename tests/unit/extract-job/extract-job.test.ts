@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXTRACT_JOB, type ExtractJobResult } from '../../../src/lib/core/api/extract-api';
 import { INDEX_JOBS } from '../../../src/lib/core/api/index-api';
-import type { Llm, LlmCallOptions, LlmMessage } from '../../../src/lib/core/api/llm';
+import type { LlmMessage } from '../../../src/lib/core/api/llm';
 import { VaultFailure, vaultError } from '../../../src/lib/core/errors';
 import { EXTRACTOR_VERSION, extractorVersionOf } from '../../../src/lib/core/extract/version';
 import type { NoteRecord } from '../../../src/lib/core/records';
@@ -10,7 +10,8 @@ import { JobRunner } from '../../../src/lib/store/job-runner';
 import { discardCandidates } from '../../../src/lib/store/note-actions';
 import { readSummary } from '../../../src/lib/store/summaries-repo';
 import type { Vault } from '../../../src/lib/store/vault';
-import { extractAndStore, extractHandler, termNeighbours } from '../../../workers/index/extract-job';
+import { extractAndStore, extractHandler, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
+import { stagedLlm, type ScriptedLlm, type ScriptStep } from '../../factories/scripted-llm';
 import { freshVault, GARDEN_TRANSCRIPT, importText } from './helpers';
 
 const vaults: Vault[] = [];
@@ -23,40 +24,27 @@ afterEach(() => {
   for (const v of vaults.splice(0)) v.db.close();
 });
 
-type Answer = string | Error | ((labels: { label: string; role: string }[]) => unknown);
+/** Which of the three prompts a call is: extraction, summary or contradiction check. */
+function stageOf(messages: readonly LlmMessage[]): string {
+  const system = messages[0]?.content ?? '';
+  return system.includes('atomic units') ? 'extraction' : system.includes('Summarize') ? 'summary' : 'contradiction';
+}
 
-/**
- * A scripted fake Llm (test only) that tells the three prompts apart: extraction answers come
- * from `extraction` in order (a function gets the window's citable labels and roles), summaries
- * and contradiction checks from their own scripts.
- */
-function fakeLlm(script: { extraction: Answer[]; summary?: Answer[]; contradiction?: Answer[] }): Llm & { prompts: string[] } {
-  const queues = {
-    extraction: [...script.extraction],
-    summary: [...(script.summary ?? [])],
-    contradiction: [...(script.contradiction ?? [])],
+/** An extraction answer built from the window's citable labels and roles, read from the prompt. */
+function fromLabels(answer: (labels: { label: string; role: string }[]) => unknown): ScriptStep {
+  return (messages) => {
+    const user = messages[1]?.content ?? '';
+    const labels = [...user.matchAll(/<message label="(m\d+)" role="(\w+)"(?![^>]*context=true)/gu)].map((m) => ({
+      label: m[1]!,
+      role: m[2]!,
+    }));
+    return JSON.stringify(answer(labels));
   };
-  const prompts: string[] = [];
-  return {
-    id: 'fake:scripted',
-    kind: 'fake',
-    prompts,
-    async complete(messages: readonly LlmMessage[], _options: LlmCallOptions) {
-      const system = messages[0]?.content ?? '';
-      const user = messages[1]?.content ?? '';
-      const stage = system.includes('atomic units') ? 'extraction' : system.includes('Summarize') ? 'summary' : 'contradiction';
-      prompts.push(stage);
-      const next = queues[stage].shift();
-      if (next === undefined) throw new VaultFailure(vaultError('llm/failed', `no scripted ${stage} answer left`));
-      if (next instanceof Error) throw next;
-      if (typeof next === 'string') return next;
-      const labels = [...user.matchAll(/<message label="(m\d+)" role="(\w+)"(?![^>]*context=true)/gu)].map((m) => ({
-        label: m[1]!,
-        role: m[2]!,
-      }));
-      return JSON.stringify(next(labels));
-    },
-  };
+}
+
+/** The scripted fake with one script per prompt: extraction answers in order, summaries and contradiction checks from their own. */
+function fakeLlm(script: { extraction: ScriptStep[]; summary?: ScriptStep[]; contradiction?: ScriptStep[] }): ScriptedLlm {
+  return stagedLlm(stageOf, { extraction: script.extraction, summary: script.summary ?? [], contradiction: script.contradiction ?? [] });
 }
 
 const unit = (kind: string, category: string, text: string, sources: string[]) => ({ kind, category, text, sources });
@@ -130,7 +118,7 @@ describe('extraction job', () => {
     const [id] = await importText(v, turns.join('\n'));
     const llm = fakeLlm({
       extraction: [
-        (labels) => ({ units: [unit('fact', 'Facts', 'The courtyard maple likes dappled shade.', [labels.at(-1)!.label])] }),
+        fromLabels((labels) => ({ units: [unit('fact', 'Facts', 'The courtyard maple likes dappled shade.', [labels.at(-1)!.label])] })),
         new VaultFailure(vaultError('llm/timeout', 'The scripted model did not answer.')),
         'not json at all',
       ],
@@ -141,7 +129,7 @@ describe('extraction job', () => {
     expect(result.extractors).toEqual(['llm', 'rule-based']);
     expect(result.llmId).toBe('fake:scripted');
     // Two failures in a row: the model is not asked again; every later window is rule-based.
-    expect(llm.prompts.filter((p) => p === 'extraction')).toHaveLength(3);
+    expect(llm.callsOf('extraction')).toHaveLength(3);
     expect(result.fallbacks[0]).toMatchObject({ window: 1, reason: { code: 'llm/timeout' } });
     expect(result.fallbacks.at(-1)!.reason.message).toContain('not asked again');
     expect(result.summary).toMatchObject({ method: 'extractive', fallbackReason: { code: 'llm/invalid-output' } });
@@ -157,7 +145,7 @@ describe('extraction job', () => {
     const [id] = await importText(v, GARDEN_TRANSCRIPT);
     const llm = fakeLlm({
       extraction: [
-        (labels) => {
+        fromLabels((labels) => {
           const assistant = labels.find((l) => l.role === 'assistant')!.label;
           const user = labels.filter((l) => l.role === 'user').at(-1)!.label;
           return {
@@ -166,7 +154,7 @@ describe('extraction job', () => {
               unit('decision', 'Decisions', 'Prune the maple in late February.', [user]),
             ],
           };
-        },
+        }),
       ],
       summary: [new VaultFailure(vaultError('llm/failed', 'no summary'))],
     });

@@ -1,13 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import type { LlmBridge } from '../../../src/lib/core/api/extract-api';
+import { describe, expect, it, vi } from 'vitest';
+import * as Comlink from 'comlink';
+import type { LlmPort } from '../../../src/lib/core/api/llm-port';
 import { summarizeJobs } from '../../../src/lib/client/extraction-progress';
-import { checkEndpointUrl, llmBridge, llmStatusText } from '../../../src/lib/client/llm-status';
+import { checkEndpointUrl, llmStatusText } from '../../../src/lib/client/llm-status';
+import { serveLlmPort } from '../../../src/lib/models/llm-port';
 import { VaultFailure, vaultError } from '../../../src/lib/core/errors';
 import type { JobRecord } from '../../../src/lib/core/records';
 import { modelsForDevice, suggestedModel } from '../../../src/lib/models/webllm-catalogue';
 import { createWebLlm } from '../../../src/lib/models/webllm-create';
 import { NO_WEBGPU, probeWebGpu, vramBudget, type WebGpuCapabilities } from '../../../src/lib/models/webllm-device';
-import { RemoteLlm } from '../../../workers/index/remote-llm';
+import { RemoteLlm } from '../../../src/lib/services/llm/remote-llm';
+import { scriptedLlm } from '../../factories/scripted-llm';
 
 const GPU_NO_F16: WebGpuCapabilities = {
   webgpu: true,
@@ -23,6 +26,7 @@ describe('the WebLLM path on a machine without WebGPU', () => {
     const capabilities = await probeWebGpu(undefined);
     expect(capabilities.webgpu).toBe(false);
     const choices = modelsForDevice(capabilities, vramBudget(null, undefined));
+    expect(choices.length).toBeGreaterThan(0);
     expect(choices.every((c) => !c.offered && c.excludedBecause.includes('no-webgpu'))).toBe(true);
     expect(suggestedModel(choices)).toBeNull();
     const text = llmStatusText({ phase: 'none', capabilities, active: null, loadingModelId: null, progress: null });
@@ -77,29 +81,49 @@ describe('LLM client helpers', () => {
     }
   });
 
-  it('the bridge returns errors as results and the worker side rethrows them with their code', async () => {
-    const failing = llmBridge({
-      id: 'fake',
-      kind: 'fake',
-      complete: async () => {
+  it('the port returns errors as results and the borrowing side rethrows them with their code', async () => {
+    const failing = serveLlmPort(
+      scriptedLlm(() => {
         throw new VaultFailure(vaultError('llm/invalid-output', 'bad json'));
-      },
+      }),
+    );
+    expect(await failing.complete([], { temperature: 0 }, 1)).toEqual({
+      ok: false,
+      error: { code: 'llm/invalid-output', message: 'bad json' },
     });
-    expect(await failing([], { temperature: 0 })).toEqual({ ok: false, error: { code: 'llm/invalid-output', message: 'bad json' } });
     const remote = new RemoteLlm({ id: 'fake', kind: 'fake' }, failing);
     await expect(remote.complete([], { temperature: 0 })).rejects.toMatchObject({ code: 'llm/invalid-output' });
-    const echo = new RemoteLlm({ id: 'fake', kind: 'fake' }, async (messages) => ({ ok: true, text: messages[0]!.content }));
+    const echo = new RemoteLlm({ id: 'fake', kind: 'fake' }, serveLlmPort({ id: 'e', kind: 'fake', complete: async (m) => m[0]!.content }));
     expect(await echo.complete([{ role: 'user', content: 'hi' }], { temperature: 0 })).toBe('hi');
   });
 
-  it('a page that stops answering times the call out; a cancelled job cancels it', async () => {
-    const hanging: LlmBridge = () => new Promise(() => undefined);
+  it('a lender that stops answering times the call out; a cancelled call is cancelled by id at the lender', async () => {
+    const hanging: LlmPort = { complete: () => new Promise(() => undefined), cancel: () => undefined };
     const remote = new RemoteLlm({ id: 'fake', kind: 'fake' }, hanging, { graceMs: 0 });
     await expect(remote.complete([], { temperature: 0, timeoutMs: 10 })).rejects.toMatchObject({ code: 'llm/timeout' });
+
+    // Across a real MessageChannel with comlink, as between the index worker and the LLM worker.
+    const seen: AbortSignal[] = [];
+    const lender = serveLlmPort({
+      id: 'slow',
+      kind: 'fake',
+      complete: (_messages, options) =>
+        new Promise<string>((_resolve, reject) => {
+          seen.push(options.signal!);
+          options.signal!.addEventListener('abort', () => reject(new VaultFailure(vaultError('llm/cancelled', 'stopped'))));
+        }),
+    });
+    const { port1, port2 } = new MessageChannel();
+    Comlink.expose(lender, port1);
+    const borrowed = new RemoteLlm({ id: 'slow', kind: 'fake' }, Comlink.wrap<LlmPort>(port2));
     const controller = new AbortController();
-    const call = remote.complete([], { temperature: 0, signal: controller.signal });
+    const call = borrowed.complete([], { temperature: 0, signal: controller.signal });
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
     controller.abort();
     await expect(call).rejects.toMatchObject({ code: 'llm/cancelled' });
+    await vi.waitFor(() => expect(seen[0]!.aborted).toBe(true));
+    port1.close();
+    port2.close();
   });
 });
 

@@ -7,8 +7,8 @@ import type { NoteRecord } from '../../../src/lib/core/records';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { applyNoteChanges, discardCandidates, keepCandidates, undoChanges } from '../../../src/lib/store/note-actions';
 import type { Vault } from '../../../src/lib/store/vault';
-import { readCandidates } from '../../../workers/index/candidates';
-import { extractAndStore, termNeighbours } from '../../../workers/index/extract-job';
+import { readCandidates } from '../../../src/lib/services/index/candidates';
+import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { freshVault, GARDEN_TRANSCRIPT, importText } from './helpers';
 
 const vaults: Vault[] = [];

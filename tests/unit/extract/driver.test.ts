@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { extractConversation } from '../../../src/lib/core/extract/driver';
-import { ScriptedLlm, scriptedLlm } from '../../factories/scripted-llm';
+import { recordedLlm, ScriptedLlm } from '../../factories/scripted-llm';
 import { longConversation, MAPLE } from './conversation';
 
 const THREE_WINDOWS = { maxTokens: 200, withContext: false } as const;
 
 describe('extraction driver with an LLM', () => {
   it('sends each window at temperature 0 with a schema that enumerates its labels, and keeps the validated units', async () => {
-    const llm = scriptedLlm('extraction-valid');
+    const llm = recordedLlm('extraction-valid');
     const run = await extractConversation(MAPLE, { llm });
     expect(llm.calls).toHaveLength(1);
     const options = llm.calls[0]!.options;
@@ -36,7 +36,7 @@ describe('extraction driver with an LLM', () => {
     ['extraction-wrong-schema', 'llm/invalid-output'],
   ] as const) {
     it(`falls back to the rule-based extractor on ${fixture}, saying why`, async () => {
-      const run = await extractConversation(MAPLE, { llm: scriptedLlm(fixture) });
+      const run = await extractConversation(MAPLE, { llm: recordedLlm(fixture) });
       expect(run.windows[0]).toMatchObject({ extractor: 'rule-based', llmId: null });
       expect(run.windows[0]?.fallbackReason?.code).toBe(code);
       expect(run.units.length).toBeGreaterThan(0);
@@ -44,13 +44,13 @@ describe('extraction driver with an LLM', () => {
   }
 
   it('falls back for a window whose call times out', async () => {
-    const run = await extractConversation(MAPLE, { llm: scriptedLlm('extraction-timeout'), timeoutMs: 30 });
+    const run = await extractConversation(MAPLE, { llm: recordedLlm('extraction-timeout'), timeoutMs: 30 });
     expect(run.windows[0]?.fallbackReason?.code).toBe('llm/timeout');
     expect(run.extractors).toEqual(['rule-based']);
   });
 
   it('falls back only for the window that failed mid-run, and goes on with the model', async () => {
-    const llm = scriptedLlm('extraction-mid-run-failure');
+    const llm = recordedLlm('extraction-mid-run-failure');
     const reports: string[] = [];
     const run = await extractConversation(longConversation(3, 120), {
       llm,
@@ -85,7 +85,7 @@ describe('extraction driver with an LLM', () => {
 
   it('stops the whole run on cancellation rather than falling back', async () => {
     const controller = new AbortController();
-    const llm = scriptedLlm('extraction-timeout');
+    const llm = recordedLlm('extraction-timeout');
     const running = extractConversation(MAPLE, { llm, signal: controller.signal, timeoutMs: 5_000 });
     setTimeout(() => controller.abort(), 20);
     await expect(running).rejects.toMatchObject({ code: 'llm/cancelled' });

@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../../../src/lib/core/text/token-count';
 import { describe, expect, it } from 'vitest';
 import { buildWindows } from '../../../src/lib/core/extract/windows';
 import { longConversation, MAPLE } from './conversation';

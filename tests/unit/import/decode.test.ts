@@ -4,17 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { ByteDecoder, decodeBytes, firstInvalidUtf8, sniffEncoding } from '../../../src/lib/core/import/decode';
 import { endsEarly, looksLikeJson, mayHoldUnsafeKey, safeJsonParse } from '../../../src/lib/core/import/json';
 import { parseAll } from '../../../src/lib/core/import/parse-stream';
+import { concatBytes } from '../../../src/lib/core/vaultfile/bytes';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 function utf16(s: string, endian: 'le' | 'be', bom = true): Uint8Array {
   const out = new Uint8Array((bom ? 2 : 0) + s.length * 2);
   const view = new DataView(out.buffer);

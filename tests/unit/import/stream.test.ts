@@ -6,17 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { parseAll, parseImport } from '../../../src/lib/core/import/parse-stream';
 import type { ImportEvent, ParsedFile } from '../../../src/lib/core/import/parsed';
 import { chatgptExport, seededRng } from '../../factories/import-generator';
+import { concatBytes } from '../../../src/lib/core/vaultfile/bytes';
 
-function bytesOf(chunks: Iterable<Uint8Array>): Uint8Array {
-  const list = [...chunks];
-  const out = new Uint8Array(list.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of list) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+const bytesOf = (chunks: Iterable<Uint8Array>): Uint8Array => concatBytes([...chunks]);
 
 function rechunk(bytes: Uint8Array, seed: number, max: number): ReadableStream<Uint8Array> {
   const rng = seededRng(seed);

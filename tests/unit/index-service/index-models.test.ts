@@ -8,8 +8,8 @@ import { contentHash } from '../../../src/lib/core/text/normalize';
 import { TINY_TEST_MODEL } from '../../../src/lib/models/embedding-models';
 import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
 import { staticModelLibrary } from '../../../src/lib/models/model-library';
-import type { EmbedderHost } from '../../../workers/index/embedder-host';
-import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
+import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host';
+import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-process-host';
 import { makeTestModel } from '../../../scripts/make-test-model';
 import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 
@@ -61,7 +61,7 @@ describe('embedders and the vector index', () => {
     const gated = gatedHost(2);
     const h = await fresh({ host: gated.host, batch: { lexical: 2, neural: 2 }, library: staticModelLibrary([TINY]) });
     await importAll(h);
-    const total = h.service.state.catalog.size;
+    const total = h.service.parts.catalog.size;
     await h.service.useEmbedder(TINY);
     const running = h.drain();
     await waitUntil(async () => (await h.vault.db.vectors.where('modelId').equals(TINY_ID).count()) >= 4);
@@ -83,6 +83,7 @@ describe('embedders and the vector index', () => {
     expect(await h.vault.settings.get('index.serving')).toEqual(TINY);
     expect(await h.vault.db.vectors.where('modelId').equals('lexical-v1-384').count()).toBe(0);
     const rows = await h.vault.db.vectors.toArray();
+    expect(rows).toHaveLength(total);
     expect(rows.every((r) => r.modelId === TINY_ID && r.dims === 32 && r.vector.length === 32)).toBe(true);
     const query = await h.service.embedQuery('koi pond filter');
     expect(query.length).toBe(32);
@@ -93,9 +94,9 @@ describe('embedders and the vector index', () => {
 
     // After a reload the tiny model still serves, from its saved index.
     const again = await h.reopen({ host: inProcessEmbedderHost() });
-    expect(again.service.state.servingChoice).toEqual(TINY);
-    expect(again.service.state.serving!.index.count).toBe(total);
-    expect(again.service.state.notices).toEqual([]);
+    expect(again.service.parts.indexes.serving.choice).toEqual(TINY);
+    expect(again.service.parts.indexes.serving.model!.index.count).toBe(total);
+    expect(again.service.parts.notices.list).toEqual([]);
   });
 
   it('deleting the serving model hands over to the lexical index once that is complete', async () => {
@@ -103,12 +104,12 @@ describe('embedders and the vector index', () => {
     await importAll(h);
     await h.service.useEmbedder(TINY);
     await h.drain();
-    expect(h.service.state.servingChoice).toEqual(TINY);
+    expect(h.service.parts.indexes.serving.choice).toEqual(TINY);
     await h.service.deleteModel(TINY_ID);
-    expect(h.service.state.servingChoice).toEqual(TINY); // still serving while lexical builds
-    expect(h.service.state.targetChoice).toEqual({ kind: 'lexical' });
+    expect(h.service.parts.indexes.serving.choice).toEqual(TINY); // still serving while lexical builds
+    expect(h.service.parts.indexes.target?.choice).toEqual({ kind: 'lexical' });
     await h.drain();
-    expect(h.service.state.servingChoice).toEqual({ kind: 'lexical' });
+    expect(h.service.parts.indexes.serving.choice).toEqual({ kind: 'lexical' });
     expect(await h.vault.db.vectors.where('modelId').equals(TINY_ID).count()).toBe(0);
   });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
 import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
-import { BM25_RECIPE } from '../../../workers/index/bm25-text';
-import type { EmbedderHost } from '../../../workers/index/embedder-host';
-import { inProcessEmbedderHost } from '../../../workers/index/in-process-host';
-import { indexName } from '../../../workers/index/model-index';
+import { BM25_RECIPE } from '../../../src/lib/services/index/bm25-text';
+import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host';
+import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-process-host';
+import { indexName } from '../../../src/lib/services/index/model-index';
 import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 
 const fresh = harnessPool();
@@ -50,9 +50,9 @@ describe('index persistence', () => {
     await h.drain();
     const before = await answers(h);
     const again = await h.reopen();
-    expect(again.service.state.bm25Info.loadedFrom).toBe('saved');
-    expect(again.service.state.notices).toEqual([]);
-    expect(again.service.state.serving!.index.count).toBe(again.service.state.catalog.size);
+    expect(again.service.parts.bm25.info.loadedFrom).toBe('saved');
+    expect(again.service.parts.notices.list).toEqual([]);
+    expect(again.service.parts.indexes.serving.model!.index.count).toBe(again.service.parts.catalog.size);
     expect(await answers(again)).toEqual(before);
   });
 
@@ -67,11 +67,11 @@ describe('index persistence', () => {
     tampered.recordIds.reverse();
     await h.cache.manifests.put(tampered);
     const again = await h.reopen();
-    expect(again.service.state.notices[0]).toMatchObject({ code: 'index/corrupt' });
-    expect(again.service.state.notices[0]!.message).toMatch(/rebuilt from \d+ stored vectors/u);
+    expect(again.service.parts.notices.list[0]).toMatchObject({ code: 'index/corrupt' });
+    expect(again.service.parts.notices.list[0]!.message).toMatch(/rebuilt from \d+ stored vectors/u);
     expect(await answers(again)).toEqual(before);
     const third = await h.reopen();
-    expect(third.service.state.notices).toEqual([]);
+    expect(third.service.parts.notices.list).toEqual([]);
   });
 
   it('rebuilds a damaged or unsaved keyword index from the chunks', async () => {
@@ -83,12 +83,12 @@ describe('index persistence', () => {
     const bytes = (await h.cache.blobs.get<Uint8Array>(key))!;
     await h.cache.blobs.put(key, bytes.slice(0, bytes.length - 9));
     const damaged = await h.reopen();
-    expect(damaged.service.state.bm25Info.loadedFrom).toBe('rebuilt');
-    expect(damaged.service.state.notices[0]!.message).toMatch(/keyword index was rebuilt/u);
+    expect(damaged.service.parts.bm25.info.loadedFrom).toBe('rebuilt');
+    expect(damaged.service.parts.notices.list[0]!.message).toMatch(/keyword index was rebuilt/u);
     expect(await answers(damaged)).toEqual(before);
-    await damaged.service.state.bm25Store.markDirty();
+    await damaged.service.parts.bm25.edit(() => undefined);
     const dirty = await h.reopen();
-    expect(dirty.service.state.bm25Info.loadedFrom).toBe('rebuilt');
+    expect(dirty.service.parts.bm25.info.loadedFrom).toBe('rebuilt');
     expect(await answers(dirty)).toEqual(before);
   });
 
@@ -99,7 +99,7 @@ describe('index persistence', () => {
     const running = a.drain();
     await waitUntil(async () => (await a.vault.db.vectors.count()) >= 6);
     // The closed tab never saves again: its in-memory index is gone.
-    a.service.state.deps.readOnly = true;
+    a.service.parts.deps.readOnly = true;
     const deadWorker = (await a.vault.db.jobs.where('status').equals('leased').first())!.leasedBy;
     // The next tab: its reaper sees the dead tab's Web Lock gone; its clock runs past the backoff.
     let t = Date.now();
@@ -107,8 +107,8 @@ describe('index persistence', () => {
       host: inProcessEmbedderHost(),
       runner: { holderAlive: (id) => id !== deadWorker, clock: () => (t += 1_000) },
     });
-    expect(b.service.state.serving!.index.count).toBe(6); // caught up from the vectors table
-    expect(b.service.state.catalog.size).toBeGreaterThan(6);
+    expect(b.service.parts.indexes.serving.model!.index.count).toBe(6); // caught up from the vectors table
+    expect(b.service.parts.catalog.size).toBeGreaterThan(6);
     expect(await b.drain()).toBeGreaterThanOrEqual(1);
     stalling.crash();
     await running.catch(() => undefined);
@@ -119,7 +119,7 @@ describe('index persistence', () => {
     const rows = async (h: Harness) => new Map((await h.vault.db.vectors.toArray()).map((r) => [r.recordId, Array.from(r.vector)]));
     const resumed = await rows(b);
     const uninterrupted = await rows(reference);
-    expect(resumed.size).toBe(b.service.state.catalog.size);
+    expect(resumed.size).toBe(b.service.parts.catalog.size);
     expect([...resumed.keys()].sort()).toEqual([...uninterrupted.keys()].sort());
     for (const [id, vector] of uninterrupted) expect(resumed.get(id)).toEqual(vector);
     expect(await answers(b)).toEqual(await answers(reference));
@@ -151,10 +151,10 @@ describe('index persistence', () => {
     expect(await h.vault.db.vectors.get(['chunk-from-elsewhere#0', 'lexical-v1-384'])).toBeUndefined();
     const labels = (await h.vault.db.vectors.toArray()).map((r) => r.label);
     expect(new Set(labels).size).toBe(labels.length);
-    expect(h.service.state.notices.some((n) => n.code === 'index/corrupt')).toBe(true);
+    expect(h.service.parts.notices.list.some((n) => n.code === 'index/corrupt')).toBe(true);
     const [xHit] = await h.service.vectorSearch(x!.vector, 1);
     expect(xHit).toMatchObject({ id: x!.recordId });
-    expect(h.service.state.serving!.index.count).toBe(chunks.length);
+    expect(h.service.parts.indexes.serving.model!.index.count).toBe(chunks.length);
     expect((await h.service.lexicalSearch('acidic soil moss', 5)).length).toBe(0);
   });
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { INDEX_JOBS, indexUpdateJob } from '../../../src/lib/core/api/index-api';
 import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
 import { harnessPool, type Harness } from '../../factories/index-harness';
-import { BUDGET, DOCUMENT, MAPLE, MOSS, visibleMessageIds } from '../../factories/index-fixtures';
+import { BRANCHED_CHAT, BUDGET, DOCUMENT, MAPLE, MOSS, visibleMessageIds } from '../../factories/index-fixtures';
+import { conversation, message } from '../../factories/records';
 
 const SAMPLES = resolve(process.cwd(), '../shared/data/exports');
 const samples = [
@@ -13,15 +14,16 @@ const samples = [
   'claude/polylogue_claude-ai_showcase-03.json',
 ];
 const present = samples.every((s) => existsSync(resolve(SAMPLES, s)));
-if (!present) console.warn(`[index-service.test] ${SAMPLES} is missing: the sample-export part is skipped.`);
 
 const fresh = harnessPool();
 
-async function importAll(h: Harness): Promise<void> {
+/** The fixtures (three chats, one with a hidden message and an off-branch answer, and a document); with `samples`, the sample exports too. */
+async function importAll(h: Harness, options: { samples?: boolean } = {}): Promise<void> {
   await h.importText('maple.txt', MAPLE);
   await h.importText('moss.txt', MOSS);
   await h.importText('handbook.md', DOCUMENT);
-  if (present) {
+  await h.importText('branched.json', BRANCHED_CHAT);
+  if (options.samples) {
     await h.importFiles(
       samples.map((path) => {
         const bytes = readFileSync(resolve(SAMPLES, path));
@@ -32,21 +34,42 @@ async function importAll(h: Harness): Promise<void> {
   await h.drain();
 }
 
+/** Every visible message is in exactly one message chunk, and no other message is; returns how many are visible. */
+async function expectExactCover(h: Harness): Promise<number> {
+  const visible = await visibleMessageIds(h.vault);
+  const cover = new Map<string, number>();
+  const chunks = await h.vault.db.chunks.where('parentType').equals('message').toArray();
+  expect(chunks.length).toBeGreaterThan(0);
+  for (const chunk of chunks) {
+    for (const id of chunk.messageIds) cover.set(id, (cover.get(id) ?? 0) + 1);
+    expect(chunk.hlc).toMatch(/\S/u);
+    expect(chunk.contextText).toContain(chunk.text.split('\n')[0]!.slice(0, 20));
+  }
+  expect([...cover.keys()].sort()).toEqual([...visible].sort());
+  expect([...cover.values()].every((n) => n === 1)).toBe(true);
+  return visible.size;
+}
+
 describe('index service on imported chats and documents', () => {
   it('covers every visible message with exactly one chunk, and nothing else', async () => {
     const h = await fresh();
     await importAll(h);
-    const visible = await visibleMessageIds(h.vault);
-    expect(visible.size).toBeGreaterThan(present ? 20 : 6);
-    const cover = new Map<string, number>();
-    for (const chunk of await h.vault.db.chunks.where('parentType').equals('message').toArray()) {
-      for (const id of chunk.messageIds) cover.set(id, (cover.get(id) ?? 0) + 1);
-      expect(chunk.hlc).toMatch(/\S/u);
-      expect(chunk.contextText).toContain(chunk.text.split('\n')[0]!.slice(0, 20));
-    }
-    expect([...cover.keys()].sort()).toEqual([...visible].sort());
-    expect([...cover.values()].every((n) => n === 1)).toBe(true);
+    expect(await expectExactCover(h)).toBe(9);
   });
+
+  it.skipIf(!present)(
+    `covers every visible message of three sample exports too, and leaves their hidden and off-branch messages out (needs ${SAMPLES})`,
+    async () => {
+      const h = await fresh();
+      await importAll(h, { samples: true });
+      expect(await expectExactCover(h)).toBeGreaterThan(20);
+      const chunked = new Set((await h.vault.db.chunks.toArray()).flatMap((c) => c.messageIds));
+      const off = await h.vault.db.messages.filter((m) => !m.branch.onVisiblePath || m.hidden).toArray();
+      // The fixture chat holds two such messages; the samples add their own.
+      expect(off.length).toBeGreaterThan(2);
+      expect(off.filter((m) => chunked.has(m.id))).toEqual([]);
+    },
+  );
 
   it('chunks a pasted document on its headings as a resource', async () => {
     const h = await fresh();
@@ -93,9 +116,22 @@ describe('index service on imported chats and documents', () => {
   it('leaves staged rows of an unfinished import and hidden or off-branch messages out', async () => {
     const h = await fresh();
     await importAll(h);
+    // An import still in progress: its conversation is staged, which hides its messages.
+    await h.vault.db.conversations.put(conversation({ id: 'conv-staged', externalId: 'staged-1', state: 'staged' }));
+    await h.vault.db.messages.bulkPut([
+      message({ id: 'staged-m1', conversationId: 'conv-staged', text: 'Staged question about wisteria trellis rot.' }),
+      message({ id: 'staged-m2', conversationId: 'conv-staged', role: 'assistant', ordinal: 1, text: 'Staged answer about wisteria.' }),
+    ]);
+    await h.vault.jobs.enqueue(indexUpdateJob({ conversationIds: ['conv-staged'] }), Date.now());
+    await h.drain();
     const chunked = new Set((await h.vault.db.chunks.toArray()).flatMap((c) => c.messageIds));
+    expect(chunked.size).toBeGreaterThan(0);
+    expect(['staged-m1', 'staged-m2'].filter((id) => chunked.has(id))).toEqual([]);
+    expect(await h.service.lexicalSearch('wisteria trellis rot', 5)).toEqual([]);
+    // The branched fixture chat holds a hidden system message and a regenerated answer off the thread.
     const off = await h.vault.db.messages.filter((m) => !m.branch.onVisiblePath || m.hidden).toArray();
-    if (present) expect(off.length).toBeGreaterThan(0);
+    expect(off.some((m) => m.hidden)).toBe(true);
+    expect(off.some((m) => !m.branch.onVisiblePath && m.text.includes('Repot it in autumn'))).toBe(true);
     expect(off.filter((m) => chunked.has(m.id))).toEqual([]);
   });
 
@@ -134,7 +170,7 @@ describe('index service on imported chats and documents', () => {
     // Forget every vector: the next session embeds everything again, in order.
     await h.vault.db.vectors.clear();
     const reopened = await h.reopen({ batch: { lexical: 1, neural: 1 } });
-    const vectors = reopened.service.state.vectors;
+    const vectors = reopened.service.parts.vectors;
     const put = vectors.put.bind(vectors);
     vectors.put = async (rows) => {
       order.push(...rows.map((r) => r.recordId));

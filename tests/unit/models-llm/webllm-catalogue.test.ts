@@ -67,6 +67,7 @@ describe('models offered for a device', () => {
 
   it('offers nothing without WebGPU, and says why for each model', () => {
     const choices = modelsForDevice(NO_WEBGPU, { megabytes: null, source: 'unknown' });
+    expect(choices).toHaveLength(WEBLLM_CATALOGUE.length);
     expect(choices.every((c) => !c.offered && c.excludedBecause.includes('no-webgpu'))).toBe(true);
     expect(suggestedModel(choices)).toBeNull();
   });

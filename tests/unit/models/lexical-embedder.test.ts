@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEXICAL_DIMS, LexicalEmbedder, lexicalVector } from '../../../src/lib/models/lexical-embedder';
+import { dot } from '../../../src/lib/core/index/vector-math';
 
-const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 const norm = (v: Float32Array) => Math.sqrt(dot(v, v));
 
 describe('LexicalEmbedder', () => {

@@ -4,7 +4,7 @@ import { assemblePackage, assignBudgetTier, type AssembleOptions } from '../../.
 import { firstLevel, hasDeeperLevels } from '../../../src/lib/core/recall/first-level';
 import { MODEL_TARGETS, packageBudget, resolveTarget } from '../../../src/lib/core/recall/model-windows';
 import type { CandidateRecord } from '../../../src/lib/core/recall/ports';
-import { countTokens } from '../../../src/lib/core/recall/tokens';
+import { countTokens } from '../../../src/lib/core/text/token-count';
 import { candidateRecord, fakeSanitize, identitySanitize } from '../../factories/recall';
 
 const STRUCTURED =

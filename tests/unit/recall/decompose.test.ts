@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decompose, decomposeDeterministic, LLM_VARIANT_WEIGHT, SUBSET_VARIANT_WEIGHT } from '../../../src/lib/core/recall/decompose';
 import { keyPhrases, namedTerms, unframe } from '../../../src/lib/core/recall/text-features';
-import { HANG, scriptedLlm } from '../../factories/fake-llm';
+import { HANG, scriptedLlm } from '../../factories/scripted-llm';
 
 describe('text features', () => {
   it('strips the frame of a question', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmMessage } from '../../../src/lib/core/api/llm';
 import { applyVerdicts, fitGate } from '../../../src/lib/core/recall/fit-gate';
-import { HANG, scriptedLlm } from '../../factories/fake-llm';
+import { HANG, scriptedLlm } from '../../factories/scripted-llm';
 import { scored } from '../../factories/recall';
 
 const candidates = [
@@ -32,7 +32,7 @@ describe('fit-gate', () => {
       ['gravel', 'dry-garden composition'],
     ]);
     expect(out.dropped).toEqual([{ candidate: candidates[1], stage: 'fit-gate', reason: 'cosmology, not garden design' }]);
-    expect(out.status).toMatchObject({ ran: true, llmId: 'fake-llm', kept: 2, dropped: 1, unjudged: 0 });
+    expect(out.status).toMatchObject({ ran: true, llmId: 'fake:scripted', kept: 2, dropped: 1, unjudged: 0 });
   });
 
   it('escapes memory text so a memory cannot close its delimiter in the gate prompt', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { funnelWidth, runFunnel, type FunnelOptions } from '../../../src/lib/core/recall/funnel';
-import { countTokens } from '../../../src/lib/core/recall/tokens';
+import { countTokens } from '../../../src/lib/core/text/token-count';
 import type { ScoredCandidate } from '../../../src/lib/core/recall/types';
-import { scriptedLlm } from '../../factories/fake-llm';
+import { scriptedLlm } from '../../factories/scripted-llm';
 import { scored } from '../../factories/recall';
 
 const floor = { value: 0.3, embedderId: 'test', derivation: 'test' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveIntent, deriveIntentDeterministic } from '../../../src/lib/core/recall/intent';
-import { scriptedLlm } from '../../factories/fake-llm';
+import { scriptedLlm } from '../../factories/scripted-llm';
 
 describe('intent', () => {
   const prompt = 'How does negative space shape distance in a Japanese garden?';

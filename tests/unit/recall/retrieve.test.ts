@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CandidateRecord } from '../../../src/lib/core/recall/ports';
 import { LEXICAL_VECTOR_WEIGHT, MIN_LIST_WEIGHT, retrieve, searcherWeightsFor } from '../../../src/lib/core/recall/retrieve';
 import { candidateRecord } from '../../factories/recall';
-import { harnessIndex, MapStore } from '../../factories/recall-harness';
+import { MapStore, recordsIndex } from '../../factories/recall-index';
 
 const records: CandidateRecord[] = [
   candidateRecord({ id: 'maple', text: 'Prune the Japanese maple in late winter, before the buds swell.' }),
@@ -13,7 +13,7 @@ const records: CandidateRecord[] = [
 
 describe('retrieve', () => {
   it('fuses BM25 and vector lists of every variant and merges duplicates into one candidate', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     const result = await retrieve(
       [
         { kind: 'concept', text: 'prune japanese maple' },
@@ -33,7 +33,7 @@ describe('retrieve', () => {
   });
 
   it('gives candidates found by BM25 alone an exact similarity for the floor', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     const knn = vi.spyOn(deps.vector, 'search').mockResolvedValue([]);
     const result = await retrieve([{ kind: 'concept', text: 'gravel garden' }], deps);
     expect(knn).toHaveBeenCalled();
@@ -43,7 +43,7 @@ describe('retrieve', () => {
   });
 
   it('does not search a list weighted below MIN_LIST_WEIGHT, yet still reads the similarity of its variant', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     const knn = vi.spyOn(deps.vector, 'search');
     const bm25 = vi.spyOn(deps.lexical, 'search');
     const weights = { bm25: 1, vector: 0.1 };
@@ -63,7 +63,7 @@ describe('retrieve', () => {
   });
 
   it('runs one searcher only when asked (the eval baselines)', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     const embed = vi.spyOn(deps.embedder, 'embed');
     const bm25Only = await retrieve([{ kind: 'authority', text: 'moss shade' }], deps, { lists: 'bm25' });
     expect(embed).not.toHaveBeenCalled();
@@ -74,7 +74,7 @@ describe('retrieve', () => {
   });
 
   it('leaves out ids the store no longer returns and reports how many fused ids went unread', async () => {
-    const deps = await harnessIndex(records);
+    const deps = await recordsIndex(records);
     const result = await retrieve(
       [{ kind: 'concept', text: 'maple moss gravel garden' }],
       { ...deps, store: new MapStore(records.slice(1)) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NoteRecord } from '../../../src/lib/core/records';
-import { conversationInsight } from '../../../src/lib/store/conversation-insight';
+import { conversationInsight } from '../../../src/lib/store/views/conversation-insight';
 import { writeSummary } from '../../../src/lib/store/summaries-repo';
 import { openVault } from '../../../src/lib/store/vault';
 import { conversation, note } from '../../factories/records';

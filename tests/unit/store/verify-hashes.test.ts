@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { JobRunner } from '../../../src/lib/store/job-runner';
 import { openVault } from '../../../src/lib/store/vault';
-import { VERIFY_HASHES } from '../../../workers/jobs/verify-hashes';
-import { pipelineHandlers } from '../../../workers/jobs/registry';
+import { VERIFY_HASHES } from '../../../src/lib/services/jobs/verify-hashes';
+import { pipelineHandlers } from '../../../src/lib/services/jobs/registry';
 import { message } from '../../factories/records';
 
 describe('vault.verify-hashes job', () => {

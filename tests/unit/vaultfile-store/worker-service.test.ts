@@ -3,7 +3,7 @@ import { SYNC_FILE_NAME, type VaultFileProgress } from '../../../src/lib/core/ap
 import { INDEX_JOBS } from '../../../src/lib/core/api/index-api';
 import { contentFingerprint, vaultFingerprint } from '../../../src/lib/store/vaultfile-status';
 import type { Vault } from '../../../src/lib/store/vault';
-import { createVaultFileService } from '../../../workers/vault-file-service';
+import { createVaultFileService } from '../../../src/lib/services/vault-file/vault-file-service';
 import { chunk, note } from '../../factories/records';
 import { MIN_ARGON2ID } from '../../factories/vault-crypto';
 import { sampleVault } from '../../factories/vault-state';

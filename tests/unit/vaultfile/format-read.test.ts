@@ -144,50 +144,15 @@ describe('vault file: reading damaged, foreign, newer and older files', () => {
     expect(outcome.error).toMatchObject({ code: 'vault/newer-format', detail: { fileVersion: 7 } });
   });
 
-  it('upgrades a hand-written version-0 file on read', async () => {
-    const v0Manifest = {
-      format: 'engram-vault',
-      version: 0,
-      vaultId: 'old-vault',
-      exportedAt: 1_600_000_000_000,
-      appVersion: '0.0.1',
-      sections: ['conversations', 'messages', 'notes', 'chunks', 'history', 'imports', 'settings'],
-      counts: { conversations: 0, messages: 1, notes: 1, chunks: 0, history: 0, imports: 0, settings: 1 },
-    };
-    const oldMessage = { ...message({ createdAt: 1_600_000_000_123 }) } as Record<string, unknown>;
-    delete oldMessage.hlc;
-    const oldNote = { ...note({ updatedAt: 1_600_000_000_456 }) } as Record<string, unknown>;
-    delete oldNote.hlc;
-    oldNote.body = oldNote.text;
-    delete oldNote.text;
-    const file = buildPlainFile(v0Manifest, {
-      conversations: [],
-      messages: [JSON.stringify(oldMessage)],
-      notes: [JSON.stringify(oldNote)],
-      chunks: [],
-      history: [],
-      imports: [],
-      settings: [JSON.stringify({ key: 'theme', value: 'light' })],
-    });
-    const outcome = await readAll(file);
-    expect(outcome.error).toBeNull();
-    expect(outcome.events[0]).toMatchObject({
-      kind: 'manifest',
-      fileVersion: 0,
-      manifest: {
-        version: 1,
-        vaultId: 'old-vault',
-        createdAt: 1_600_000_000_000,
-        embeddingModelId: null,
-        vectorsIncluded: false,
-        counts: { tombstones: 0, notes: 1 },
-      },
-    });
-    const { state } = await readVaultState(streamOf(file));
-    expect(state.messages[0]!.hlc).toBe('1600000000123:0000:v0');
-    expect(state.notes[0]).toMatchObject({ text: 'Prune Japanese maples in late winter.', hlc: '1600000000456:0000:v0' });
-    expect('body' in state.notes[0]!).toBe(false);
-    expect(state.settings).toEqual([{ key: 'theme', value: 'light' }]);
-    expect(state.tombstones).toEqual([]);
+  it('refuses a format version that never shipped (format 1 is the first), naming it', async () => {
+    for (const version of [0, -1]) {
+      const outcome = await readAll(buildPlainFile(v1Manifest({}, { version }), emptySections()));
+      expect(outcome.error).toMatchObject({
+        code: 'vault/corrupt',
+        message: `Vault file format ${version} is not one this app knows.`,
+        detail: { line: 1 },
+      });
+      expect(outcome.events).toEqual([]);
+    }
   });
 });

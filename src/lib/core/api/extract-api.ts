@@ -2,8 +2,8 @@
  * Extraction as a background job: after an import publishes a conversation, an
  * `extract.conversation` job turns it into provisional candidate notes (the Inbox), with a session
  * summary, validator flags, quality-gate flags and the decision stage's proposal on each. The index
- * worker's job runner runs it (workers/index/extract-job.ts): it reaches the store and the index's
- * neighbour search, and the page hands it the active language model, if any.
+ * worker's job runner runs it (src/lib/services/extraction/extract-job.ts): it reaches the store and
+ * the index's neighbour search, and the language model lent to the index worker, if any.
  */
 import type { VaultError } from '../errors';
 import type { JobSpec } from './jobs';
@@ -45,19 +45,3 @@ export interface StoredSummary {
   llmId: string | null;
   at: number;
 }
-
-/**
- * How the page lends its language model to a worker: comlink cannot carry an AbortSignal or an
- * Error's code, so the worker keeps its own deadline and cancellation, and the answer is a result.
- */
-export interface LlmInfo {
-  id: string;
-  kind: 'webllm' | 'openai-compatible' | 'fake';
-}
-
-export type LlmBridgeAnswer = { ok: true; text: string } | { ok: false; error: VaultError };
-
-export type LlmBridge = (
-  messages: readonly { role: 'system' | 'user' | 'assistant'; content: string }[],
-  options: { temperature: number; jsonSchema?: Record<string, unknown>; maxTokens?: number; timeoutMs?: number },
-) => Promise<LlmBridgeAnswer>;

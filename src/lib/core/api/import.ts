@@ -1,3 +1,5 @@
+import type { CapturePayload } from '../capture/payload';
+import type { Role } from '../records';
 import type { ImportReport } from '../import/report';
 
 /** One input of an import, as the main thread hands it to the worker (File and Blob clone cheaply). */
@@ -28,4 +30,32 @@ export interface ImportApi {
   importFiles(files: ImportFileInput[], onProgress: (progress: ImportProgressEvent) => void): Promise<ImportReport>;
   /** Cancels the running import: the file being read is rolled back, earlier files stay. */
   cancel(): Promise<void>;
+  /** What a captured chat would store: the text after write-time safety, and which messages the vault holds already. */
+  previewCapture(payload: CapturePayload): Promise<CapturePreview>;
+  /** Stores a capture through the importer (staged, published in one step, reported), after the person confirmed. */
+  saveCapture(payload: CapturePayload): Promise<CaptureResult>;
+}
+
+export interface CapturePreviewMessage {
+  ordinal: number;
+  role: Role;
+  text: string;
+  /** False when the vault already holds this message (same position and content). */
+  isNew: boolean;
+}
+
+export interface CapturePreview {
+  conversationId: string;
+  title: string;
+  messages: CapturePreviewMessage[];
+  newCount: number;
+  existingCount: number;
+}
+
+export interface CaptureResult {
+  conversationId: string;
+  /** Null when nothing was new (nothing was written). */
+  importId: string | null;
+  added: number;
+  unchanged: number;
 }

@@ -5,11 +5,10 @@
  * (src/lib/client/indexer.svelte.ts); recall and extraction call the same API.
  */
 import type { VaultError } from '../errors';
-import type { CandidateRecord, LexicalHit, VectorHit } from '../recall/ports';
 import type { EmbedderChoice, EmbeddingModelSpec } from './embedder';
-import type { LlmBridge, LlmInfo } from './extract-api';
+import type { LlmInfo } from './llm-port';
 import type { JobProgress, JobSpec } from './jobs';
-import type { RecallLlmPort, RecallRequest, RecallResponse } from './recall-api';
+import type { RecallRequest, RecallResponse } from './recall-api';
 
 export const INDEX_JOBS = {
   /** Re-chunk and re-index the named conversations and notes (queued by the importer). */
@@ -159,22 +158,12 @@ export interface IndexApi {
   /** `listener` is a comlink proxy; it receives the status whenever it changes (throttled). */
   subscribe(listener: (status: IndexStatus) => void): Promise<void>;
 
-  /** LexicalSearcher.search: BM25 over every indexed document. */
-  lexicalSearch(query: string, k: number): Promise<LexicalHit[]>;
-  /** VectorSearcher.search: HNSW of the serving embedder; `vector` from `embedQuery`. */
-  vectorSearch(vector: Float32Array, k: number): Promise<VectorHit[]>;
-  /** VectorSearcher.similarity: exact cosine to the stored vectors of these ids. */
-  similarity(vector: Float32Array, ids: string[]): Promise<Map<string, number>>;
-  /** CandidateStore.get: retrievable records by id (gone or hidden ones left out). */
-  candidates(ids: string[]): Promise<CandidateRecord[]>;
-  /** The query vector of the serving embedder (with its query prefix). */
-  embedQuery(text: string): Promise<Float32Array>;
   /**
-   * The whole read path and its package (src/lib/core/api/recall-api.ts). `llm` is a comlink proxy
-   * of the page's active model, or null (the gate fails open and says so). A newer request aborts
-   * an older one, which answers `stale`.
+   * The whole read path and its package (src/lib/core/api/recall-api.ts), with the model lent by
+   * `setLlm` if any (without one the gate fails open and says so). A newer request aborts an older
+   * one, which answers `stale`.
    */
-  recall(request: RecallRequest, llm?: RecallLlmPort | null): Promise<RecallResponse>;
+  recall(request: RecallRequest): Promise<RecallResponse>;
 
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -193,8 +182,9 @@ export interface IndexApi {
   importModelFiles(files: ModelFileInput[], overrides?: Partial<EmbeddingModelSpec>): Promise<ModelEntry>;
 
   /**
-   * Lends the page's active language model to the extraction job (`bridge` is a comlink proxy);
-   * null takes it back and extraction runs the rule-based extractor.
+   * Lends a language model to this worker (recall's decomposition and fit-gate, the extraction
+   * job): `port` is a MessagePort serving `LlmPort` (core/api/llm-port.ts), transferred. Null takes
+   * it back: recall's stages and extraction fall back to their model-free paths.
    */
-  setLlm(info: LlmInfo | null, bridge: LlmBridge | null): Promise<void>;
+  setLlm(info: LlmInfo | null, port: MessagePort | null): Promise<void>;
 }

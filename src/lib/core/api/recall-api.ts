@@ -4,7 +4,6 @@
  * Plain data both ways, so it crosses postMessage as is.
  */
 import type { AssembledPackage } from '../recall/budget';
-import type { LlmCallOptions, LlmMessage } from './llm';
 import type { PackageFormat } from '../recall/package-format';
 import type { CandidateRecord } from '../recall/ports';
 import type { RecallResult } from '../recall/types';
@@ -45,15 +44,3 @@ export type RecallResponse =
       /** Indexed documents when the query ran (0: nothing to search yet). */
       documents: number;
     };
-
-/**
- * The LLM as the page hands it over (a comlink proxy of `activeLlm()`, src/lib/client/llm-port.ts):
- * id and kind may be promised. An AbortSignal cannot cross postMessage, so each call carries an id
- * and the worker aborts the page-side call by that id.
- */
-export interface RecallLlmPort {
-  readonly id: string | PromiseLike<string>;
-  readonly kind: string | PromiseLike<string>;
-  complete(messages: LlmMessage[], options: Omit<LlmCallOptions, 'signal'>, callId?: number): Promise<string>;
-  cancel?(callId: number): void | Promise<void>;
-}

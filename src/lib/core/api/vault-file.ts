@@ -1,3 +1,4 @@
+import { isVaultError, type VaultError } from '../errors';
 import type { KdfChoice } from '../vaultfile/kdf';
 import type { SectionName } from '../vaultfile/sections';
 
@@ -158,4 +159,11 @@ export interface VaultFileApi {
   syncFolder(opId: string, folder: FileSystemDirectoryHandle, request: SyncRequest, onProgress?: VaultFileProgressFn): Promise<SyncResult>;
   /** Cancels an operation; true when it was still running. A commit already under way finishes or rolls back whole. */
   cancel(opId: string): Promise<boolean>;
+}
+
+/** Whether an error says a vault-file operation was cancelled (nothing was changed). */
+export function isCancellation(error: unknown): boolean {
+  if (!isVaultError(error)) return false;
+  const detail = (error as VaultError).detail as { cancelled?: unknown } | undefined;
+  return error.code === 'import/cancelled' || detail?.cancelled === true;
 }

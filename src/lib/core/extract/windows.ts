@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../text/token-count';
 import { proseSentences } from '../text/sentences';
 import type { ExtractionMessage } from './units';
 
@@ -6,7 +6,7 @@ import type { ExtractionMessage } from './units';
  * Windows over a long conversation. A window holds whole messages up to a token budget; a single
  * message over the budget is cut at sentence boundaries into parts, each part its own window and
  * citing the same message id. Each window may repeat the previous message as read-only context
- * (a user's "yes, do that" needs the proposal it answers). Tokens are counted with gpt-tokenizer
+ * (a user's "yes, do that" needs the proposal it answers). Tokens are counted by core/text/token-count
  * (o200k): an estimate of the local model's count, so the budget keeps a margin.
  */
 export interface WindowMessage extends ExtractionMessage {

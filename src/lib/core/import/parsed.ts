@@ -33,6 +33,8 @@ export interface ParsedMessage {
   externalId: string;
   role: Role;
   text: string;
+  /** The speaker's name as the source writes it ("Caroline", "Claude 3.5 Sonnet"), when it names one. */
+  speaker?: string;
   /** Milliseconds since the epoch, or null when the export has no usable time. */
   createdAt: number | null;
   /** The nearest ancestor that is itself a message (tree nodes without a message are skipped). */

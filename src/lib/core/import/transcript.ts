@@ -120,6 +120,9 @@ export function isTranscript(split: SplitTranscript): boolean {
   return split.turns.length >= 2 && split.turns.some((t) => t.role === 'user') && split.turns.some((t) => t.role === 'assistant');
 }
 
+/** A speaker's name is a label, not content: long ones are clipped. */
+const SPEAKER_CHARS = 60;
+
 const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/u;
 
 export function parseTranscript(text: string): ElementResult {
@@ -128,9 +131,19 @@ export function parseTranscript(text: string): ElementResult {
   const notes: string[] = [];
   const messages: ParsedMessage[] = [];
   let parent: string | null = null;
-  const push = (role: Role, body: string, hidden: boolean, contentType: string) => {
+  const push = (role: Role, body: string, hidden: boolean, contentType: string, speaker?: string) => {
     const externalId = derivedMessageId(messages.length, role, body);
-    messages.push({ externalId, role, text: body, createdAt: null, parentExternalId: parent, onVisiblePath: true, hidden, contentType });
+    messages.push({
+      externalId,
+      role,
+      text: body,
+      createdAt: null,
+      parentExternalId: parent,
+      onVisiblePath: true,
+      hidden,
+      contentType,
+      ...(speaker ? { speaker: clip(speaker, SPEAKER_CHARS) } : {}),
+    });
     parent = externalId;
   };
   const heading = split.preamble.includes('\n') ? null : HEADING.exec(split.preamble);
@@ -139,7 +152,7 @@ export function parseTranscript(text: string): ElementResult {
     notes.push('text before the first speaker was kept as a hidden preamble');
   }
   const speakers = new Set(split.turns.map((t) => t.speaker));
-  for (const turn of split.turns) push(turn.role, turn.text, false, 'text');
+  for (const turn of split.turns) push(turn.role, turn.text, false, 'text', turn.speaker);
   const firstUser = split.turns.find((t) => t.role === 'user')?.text ?? split.turns[0]!.text;
   const firstModel = split.turns.find((t) => t.role === 'assistant')?.text ?? '';
   return {

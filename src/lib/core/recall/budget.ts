@@ -22,7 +22,7 @@ import {
   type PackageFormat,
 } from './package-format';
 import type { CandidateRecord } from './ports';
-import { countTokens as defaultCounter, type TokenCounter } from './tokens';
+import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
 
 /** Read-time sanitizer (src/lib/core/safety/sanitize-read.ts once wired). */
 export type Sanitizer = (text: string) => { text: string; flags: string[] };

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import type { Llm, LlmMessage } from '../api/llm';
-import { completeJson } from './llm-json';
+import { completeJson } from '../llm-json';
 import { contentWords, keyPhrases, namedTerms, unframe, words } from './text-features';
 import type { Decomposition, QueryVariant, VariantKind } from './types';
 

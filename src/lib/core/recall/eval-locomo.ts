@@ -1,21 +1,14 @@
 /**
- * The LoCoMo evaluation core (pure: the caller reads the file and supplies the index builder and a
- * clock). For each sample a fresh index holds one record per turn; every question of categories 1-4
- * runs through each mode and is scored by evidence recall at k items and at a token budget; category
- * 5 (unanswerable) runs through the funnel and counts how often it reaches "holds nothing".
+ * The LoCoMo evaluation core (pure: the caller reads the file and supplies, per sample, an index
+ * that answers through the app's read path, and a clock). Every question of categories 1-4 runs
+ * through each mode and is scored by evidence recall at k items and at a token budget; category 5
+ * (unanswerable) runs through the funnel and counts how often it reaches "holds nothing".
  */
-import type { Llm } from '../api/llm';
 import { mean, percentile, recallAtBudget, recallAtK, round4, type RankedEvidenceItem } from './eval-metrics';
 import { calibrateFloor, type CalibrateOptions, type FloorCalibrationResult, type FloorObservation } from './floor-calibration';
 import { normalizeEvidenceIds, sampleToConversations, type LocomoQa, type LocomoSample } from './locomo-data';
-import { recordIndex } from './locomo-records';
-import type { CandidateRecord } from './ports';
-import { recall } from './recall';
-import { retrieve, type RetrieveDeps, type SearcherWeights } from './retrieve';
-import type { TokenCounter } from './tokens';
-import type { Candidate } from './types';
-
-export { sampleRecords } from './locomo-records';
+import type { RecallOptions } from './recall';
+import type { Candidate, RecallResult } from './types';
 
 export const EVAL_MODES = ['bm25', 'vector', 'hybrid', 'funnel'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
@@ -48,9 +41,17 @@ export interface LocomoDiagnostics {
   gateRuns: Record<string, number>;
 }
 
-/** One sample's fresh index, and how its records' message ids map back to LoCoMo dia_ids. */
+/** The options of one recall as the evaluation asks it, with the wall-clock time it is read at. */
+export type EvalRecallOptions = RecallOptions & { now: number };
+
+/**
+ * One sample indexed by the app's path: `recall` runs the app's read path over it (the index
+ * service's sources and the recall service in practice); `diaIdOf` maps a stored message id back
+ * to its LoCoMo dia_id.
+ */
 export interface SampleIndex {
-  deps: RetrieveDeps;
+  embedderId: string;
+  recall(prompt: string, options: EvalRecallOptions): Promise<RecallResult>;
   /** Canonical dia_id of a message id behind an indexed record; undefined when it names no turn. */
   diaIdOf(messageId: string): string | undefined;
   /** Releases what the index holds (an in-memory vault); called after the sample's questions. */
@@ -58,28 +59,17 @@ export interface SampleIndex {
 }
 
 export interface LocomoEvalOptions {
-  /**
-   * A fresh index over one sample (the engine over an imported vault). When absent, `buildIndex`
-   * indexes one record per turn (`sampleRecords`).
-   */
-  indexSample?(sample: LocomoSample): Promise<SampleIndex>;
-  /** A fresh index over one sample's records, one per turn (the test double). */
-  buildIndex?(records: readonly CandidateRecord[]): Promise<RetrieveDeps>;
+  indexSample(sample: LocomoSample): Promise<SampleIndex>;
   clock: () => number;
-  /** Recency decay in the funnel's scoring (default true, as in the product). */
-  recency?: boolean;
+  /** Overrides for every recall (recency, floor, width, weights...): the settings under test. */
+  recall?: RecallOptions;
   /** Sees every answerable question's outcome per mode (analysis; not part of the report). */
   onQuestion?(row: QuestionOutcome): void;
   ks?: readonly number[];
   budgets?: readonly number[];
   modes?: readonly EvalMode[];
-  llm?: Llm | null;
-  floor?: number | null;
-  width?: number;
   /** Items ranked by the non-funnel modes (deep enough to fill the largest budget). */
   depth?: number;
-  weights?: SearcherWeights;
-  countTokens?: TokenCounter;
 }
 
 const DAY_MS = 86_400_000;
@@ -93,28 +83,18 @@ interface QuestionRun {
 
 type ModeOptions = Required<Pick<LocomoEvalOptions, 'ks' | 'budgets' | 'modes'>> & LocomoEvalOptions;
 
-async function runMode(mode: EvalMode, question: string, deps: RetrieveDeps, now: number, o: LocomoEvalOptions): Promise<QuestionRun> {
-  const depth = o.depth ?? 60;
-  if (mode === 'bm25' || mode === 'vector') {
-    const r = await retrieve([{ kind: 'authority', text: question }], deps, { lists: mode, perListK: depth, limit: depth });
-    return { ranked: r.candidates, considered: r.candidates, holdsNothing: false, gate: 'none' };
-  }
-  const funnel = mode === 'funnel';
-  const result = await recall(
-    { prompt: question },
-    { ...deps, llm: o.llm ?? null, now, clock: o.clock },
-    {
-      funnel,
-      perListK: depth,
-      ...(funnel ? {} : { limit: depth }),
-      ...(o.width ? { width: o.width } : {}),
-      ...(o.weights ? { weights: o.weights } : {}),
-      floor: o.floor ?? null,
-      ...(o.recency === false ? { recency: false } : {}),
-    },
-  );
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  const r = result.value;
+/**
+ * What each mode asks of the read path: `bm25` and `vector` are one searcher's lists alone and
+ * `hybrid` both fused, all without the funnel and ranked `depth` deep; `funnel` is the app's
+ * default path.
+ */
+export function modeOptions(mode: EvalMode, depth = 60): RecallOptions {
+  if (mode === 'funnel') return { funnel: true, perListK: depth };
+  return { funnel: false, lists: mode === 'hybrid' ? 'hybrid' : mode, perListK: depth, limit: depth };
+}
+
+async function runMode(mode: EvalMode, question: string, index: SampleIndex, now: number, o: LocomoEvalOptions): Promise<QuestionRun> {
+  const r = await index.recall(question, { ...modeOptions(mode, o.depth), ...o.recall, now });
   const considered = [...r.items, ...r.dropped.filter((d) => d.stage !== 'width').map((d) => d.candidate)];
   return { ranked: r.items, considered, holdsNothing: r.holdsNothing !== null, gate: r.gate.ran ? 'ran' : r.gate.reason };
 }
@@ -176,22 +156,22 @@ function sampleFrame(sample: LocomoSample): { known: Set<string>; now: number } 
 }
 
 async function evalSample(sample: LocomoSample, o: ModeOptions, acc: Accumulator): Promise<void> {
-  const index = o.indexSample ? await o.indexSample(sample) : await recordIndex(sample, o);
+  const index = await o.indexSample(sample);
   try {
     const { known, now } = sampleFrame(sample);
-    acc.embedderId = index.deps.embedder.id;
+    acc.embedderId = index.embedderId;
     const toItem = (c: Candidate): RankedEvidenceItem => ({
       diaIds: c.record.messageIds.flatMap((id) => index.diaIdOf(id) ?? []),
       tokens: c.record.tokenCount,
     });
-    for (const qa of sample.qa) await evalQuestion(qa, sample, { deps: index.deps, known, now, toItem }, o, acc);
+    for (const qa of sample.qa) await evalQuestion(qa, sample, { index, known, now, toItem }, o, acc);
   } finally {
     await index.close?.();
   }
 }
 
 interface QuestionContext {
-  deps: RetrieveDeps;
+  index: SampleIndex;
   known: ReadonlySet<string>;
   now: number;
   toItem: (c: Candidate) => RankedEvidenceItem;
@@ -201,7 +181,7 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
   const d = acc.diagnostics;
   if (qa.category === 5) {
     d.unanswerableQuestions += 1;
-    if ((await runMode('funnel', qa.question, q.deps, q.now, o)).holdsNothing) acc.holdsNothing += 1;
+    if ((await runMode('funnel', qa.question, q.index, q.now, o)).holdsNothing) acc.holdsNothing += 1;
     return;
   }
   const evidence = questionEvidence(qa.evidence, sample.sample_id, q.known, d);
@@ -211,7 +191,7 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
   }
   for (const mode of o.modes) {
     const started = o.clock();
-    const run = await runMode(mode, qa.question, q.deps, q.now, o);
+    const run = await runMode(mode, qa.question, q.index, q.now, o);
     const ms = o.clock() - started;
     const items = run.ranked.map(q.toItem);
     const row: Row = {
@@ -265,7 +245,7 @@ export async function runLocomoEval(
 }
 
 /**
- * The similarity floor of the embedder behind `buildIndex`, measured on LoCoMo: the funnel runs
+ * The similarity floor of the embedder behind `indexSample`, measured on LoCoMo: the funnel runs
  * with the floor off and `calibrateFloor` reads its candidates (see floor-calibration.ts).
  */
 export async function measureFloor(
@@ -273,6 +253,6 @@ export async function measureFloor(
   options: LocomoEvalOptions,
   calibrate: CalibrateOptions = {},
 ): Promise<FloorCalibrationResult & { embedder: string }> {
-  const { report, diagnostics } = await runLocomoEval(samples, { ...options, modes: ['funnel'], floor: -1 });
+  const { report, diagnostics } = await runLocomoEval(samples, { ...options, modes: ['funnel'], recall: { ...options.recall, floor: -1 } });
   return { ...calibrateFloor(diagnostics.floorObservations, calibrate), embedder: report.embedder };
 }

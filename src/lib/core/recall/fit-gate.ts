@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Llm, LlmMessage } from '../api/llm';
 import { escapeXmlAttr, escapeXmlText } from './escape';
-import { completeJson } from './llm-json';
+import { completeJson } from '../llm-json';
 import type { DroppedCandidate, GateStatus, ScoredCandidate } from './types';
 
 export const GATE_DEFAULTS = {

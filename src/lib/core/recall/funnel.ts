@@ -10,7 +10,7 @@ import { fitGate, type FitGateOptions } from './fit-gate';
 import { provenanceRank } from './provenance-rank';
 import { applyFloor } from './similarity-floor';
 import { applyTokenCap, DEFAULT_TOKEN_CAP } from './token-cap';
-import { countTokens as defaultCounter, type TokenCounter } from './tokens';
+import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
 import type { DroppedCandidate, FloorStatus, GateStatus, HoldsNothing, ScoredCandidate, TokenCapStatus } from './types';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Llm, LlmMessage } from '../api/llm';
-import { completeJson } from './llm-json';
+import { completeJson } from '../llm-json';
 import { keyPhrases, unframe } from './text-features';
 import type { IntentStatement } from './types';
 

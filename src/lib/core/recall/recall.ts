@@ -11,7 +11,7 @@ import { deriveIntent } from './intent';
 import { retrieve, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
 import { accessWrites, scoreAll } from './scoring';
 import { floorFor } from './similarity-floor';
-import type { TokenCounter } from './tokens';
+import type { TokenCounter } from '../text/token-count';
 import type { RecallResult } from './types';
 
 export interface RecallDeps extends RetrieveDeps {

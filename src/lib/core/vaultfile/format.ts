@@ -34,8 +34,6 @@ import { isSectionName, REQUIRED_SECTIONS, SECTION_NAMES, type SectionName } fro
 
 export const VAULT_FORMAT = 'engram-vault';
 export const CURRENT_FORMAT_VERSION = 1;
-/** The oldest version the upgrade chain (upgrade.ts) can read. */
-export const OLDEST_FORMAT_VERSION = 0;
 
 export interface VaultManifest {
   format: typeof VAULT_FORMAT;

@@ -6,18 +6,16 @@ import {
   isSectionEnd,
   isSectionStart,
   isTrailer,
-  OLDEST_FORMAT_VERSION,
   VAULT_FORMAT,
   type VaultManifest,
 } from './format';
 import { decodeRecord } from './record-codec';
 import { isSectionName, SECTION_NAMES, type SectionBatch, type SectionName } from './sections';
 import type { Sha256 } from './sha256';
-import { upgradeManifest, upgradeRecord, upgradeSteps, type FormatUpgrade } from './upgrade';
 
 /** What the reader yields, in file order. Records are provisional until `end` (see reader.ts). */
 export type VaultReadEvent =
-  | { kind: 'manifest'; manifest: VaultManifest; encrypted: boolean; fileVersion: number }
+  | { kind: 'manifest'; manifest: VaultManifest; encrypted: boolean }
   | ({ kind: 'records' } & SectionBatch)
   | { kind: 'section-end'; section: SectionName; count: number }
   | { kind: 'end'; fileSha256: string };
@@ -35,7 +33,6 @@ function corrupt(message: string, detail?: unknown): never {
 export class PlainVaultParser {
   private state: State = 'manifest';
   private lineNo = 0;
-  private steps: FormatUpgrade[] = [];
   private fileSections: SectionName[] = [];
   private fileCounts: Record<string, number> = {};
   private sectionIndex = 0;
@@ -143,16 +140,16 @@ export class PlainVaultParser {
         { fileVersion: version, supportedVersion: CURRENT_FORMAT_VERSION },
       );
     }
-    if (version < OLDEST_FORMAT_VERSION) corrupt(`Vault file format ${version} is not one this app knows.`, { line: 1 });
+    // Format 1 is the first that shipped: there is no older file to read.
+    if (version !== CURRENT_FORMAT_VERSION) corrupt(`Vault file format ${version} is not one this app knows.`, { line: 1 });
     if ('encryption' in manifestObject) corrupt('An encrypted header appears where the plain manifest should be.', { line: 1 });
-    this.steps = upgradeSteps(version);
     this.readFraming(manifestObject);
-    const checked = checkManifest(upgradeManifest(manifestObject, this.steps));
+    const checked = checkManifest(manifestObject);
     if (!checked.ok) return corrupt(`The vault manifest is not valid: ${checked.reason}.`, { line: 1 });
-    return { kind: 'manifest', manifest: checked.manifest, encrypted: this.options.encrypted, fileVersion: version };
+    return { kind: 'manifest', manifest: checked.manifest, encrypted: this.options.encrypted };
   }
 
-  /** Which sections the file holds and how many lines each, as written (before any upgrade). */
+  /** Which sections the file holds and how many lines each. */
   private readFraming(raw: Record<string, unknown>): void {
     const sections = raw.sections;
     const counts = raw.counts;
@@ -174,8 +171,7 @@ export class PlainVaultParser {
 
   private readRecord(bytes: Uint8Array, out: VaultReadEvent[]): void {
     const section = this.current();
-    const raw = this.steps.length > 0 ? upgradeRecord(section, this.parse(bytes), this.steps) : this.parse(bytes);
-    const decoded = decodeRecord(section, raw);
+    const decoded = decodeRecord(section, this.parse(bytes));
     if (!decoded.ok)
       corrupt(`Record ${this.seen + 1} of section \`${section}\` (line ${this.lineNo}) is not valid: ${decoded.reason}.`, this.where());
     this.batch.push(decoded.record);

@@ -1,0 +1,55 @@
+/**
+ * The vault worker's API: the vault file (export, restore, merge, sync), and every write the screens
+ * ask for that is not an import: what a person does to notes (keep, edit and keep, discard, apply a
+ * curation proposal, undo) and the preferences the screens set. One worker writes them, on its own
+ * connection, serialized with restores and merges; the page only reads (store/views).
+ */
+import type { NoteChange } from '../curate/changes';
+import type { HistoryActor } from '../records';
+import type { VaultFileApi } from './vault-file';
+
+export interface KeepRequest {
+  id: string;
+  /** The edited text, when the person edited the candidate before keeping it. */
+  text?: string;
+}
+
+/** What one action changed: the history entries that undo exactly it, and the notes it touched. */
+export interface ActionOutcome {
+  historyIds: string[];
+  noteIds: string[];
+}
+
+/** Settings a screen may write (the others belong to the services that own them). */
+export const PREFERENCE_KEYS = [
+  'llm.choice',
+  'storage.persistRequested',
+  'device.recall.target',
+  'device.recall.format',
+  'device.recall.funnel',
+  'device.recall.appendPrompt',
+  'vault.syncFolder',
+  'vault.syncSeenExportedAt',
+  'vault.syncEncrypted',
+  'vault.syncIntervalMinutes',
+  'vault.reminderDays',
+  'vault.backupOffered',
+] as const;
+
+export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
+
+export interface NotesApi {
+  keep(requests: KeepRequest[]): Promise<ActionOutcome>;
+  discard(ids: string[]): Promise<ActionOutcome>;
+  /** Restores each note to its exact state before those history entries (the undo is itself in the history). */
+  undo(historyIds: string[]): Promise<ActionOutcome>;
+  /** Applies a curation proposal's changes; a prune comes only after the person confirmed it. */
+  applyChanges(changes: NoteChange[], actor: HistoryActor): Promise<ActionOutcome>;
+}
+
+export interface PreferencesApi {
+  /** `value` must have the setting's type (settings-repo.ts); an unknown key is refused. */
+  setPreference(key: PreferenceKey, value: unknown): Promise<void>;
+}
+
+export interface VaultApi extends VaultFileApi, NotesApi, PreferencesApi {}

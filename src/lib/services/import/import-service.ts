@@ -1,0 +1,82 @@
+/**
+ * Everything that brings conversations in, as the import worker runs it: export files (parsed,
+ * staged, published in one step) and captured chats (the same importer). While an import runs it
+ * holds a Web Lock named after it, so a tab opened later can tell an import interrupted by a closed
+ * tab (lock gone) from one still running elsewhere, and roll the former back before anything else.
+ */
+import type { CapturePreview, CaptureResult, ImportApi, ImportFileInput, ImportProgressEvent } from '../../core/api/import';
+import type { CapturePayload } from '../../core/capture/payload';
+import { vaultError } from '../../core/errors';
+import type { ImportReport } from '../../core/import/report';
+import { queueAfterPublish } from '../../store/extract-queue';
+import { IMPORT_LOCK_PREFIX, rollbackInterrupted } from '../../store/import-recovery';
+import { runImport } from '../../store/importer';
+import type { Vault } from '../../store/vault';
+import { createImportSink, type CaptureSink } from '../capture/capture-sink';
+import { holdLock } from '../locks';
+
+export class ImportService implements ImportApi {
+  readonly #vault: Promise<Vault>;
+  readonly #recovered: Promise<number>;
+  readonly #locks: LockManager | undefined;
+  readonly #capture: CaptureSink;
+  #running: AbortController | null = null;
+
+  constructor(vault: Promise<Vault>, locks: LockManager | undefined) {
+    this.#vault = vault;
+    this.#locks = locks;
+    this.#recovered = vault.then((v) => rollbackInterrupted(v, locks));
+    this.#capture = createImportSink(
+      async () => {
+        await this.#recovered;
+        return vault;
+      },
+      { onStarted: (importId) => this.#hold(importId) },
+    );
+  }
+
+  async #hold(importId: string): Promise<() => void> {
+    const hold = await holdLock(this.#locks, `${IMPORT_LOCK_PREFIX}${importId}`);
+    return () => hold?.release();
+  }
+
+  async ping(): Promise<'pong'> {
+    return 'pong';
+  }
+
+  async ready(): Promise<{ rolledBack: number }> {
+    return { rolledBack: await this.#recovered };
+  }
+
+  async importFiles(files: ImportFileInput[], onProgress: (progress: ImportProgressEvent) => void): Promise<ImportReport> {
+    if (this.#running) throw vaultError('import/failed', 'Another import is still running in this tab; wait for it or cancel it.');
+    await this.#recovered;
+    const vault = await this.#vault;
+    const controller = new AbortController();
+    this.#running = controller;
+    try {
+      const inputs = files.map((f) => ({ name: f.name, size: f.blob.size, bytes: f.blob.stream() }));
+      return await runImport(vault, inputs, {
+        signal: controller.signal,
+        onProgress,
+        onStarted: (importId) => this.#hold(importId),
+        // The index worker leases index.update, then extract.conversation, within a second of each file becoming visible.
+        onPublished: queueAfterPublish(vault),
+      });
+    } finally {
+      this.#running = null;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    this.#running?.abort();
+  }
+
+  previewCapture(payload: CapturePayload): Promise<CapturePreview> {
+    return this.#capture.preview(payload);
+  }
+
+  saveCapture(payload: CapturePayload): Promise<CaptureResult> {
+    return this.#capture.save(payload);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * CandidateStore.get over the vault: chunks and kept atomic notes by id, with what scoring and
+ * packaging need (source title, dates, provenance tier). Anything no longer retrievable (a chunk of
+ * a conversation that is not visible, a resource or note that is not kept) is left out.
+ */
+import type { CandidateRecord } from '../../core/recall/ports';
+import type { ChunkRecord, ConversationRecord, NoteRecord } from '../../core/records';
+import { countTokens } from '../../core/text/token-count';
+import { withStoreTimeout } from '../../store/transaction';
+import type { Vault } from '../../store/vault';
+import { isIndexedNote, isIndexedResource } from './documents';
+
+async function byId<T extends { id: string }>(
+  read: (ids: string[]) => Promise<(T | undefined)[]>,
+  ids: Iterable<string>,
+): Promise<Map<string, T>> {
+  const list = [...new Set(ids)];
+  const rows = list.length ? await withStoreTimeout(read(list), { label: 'reading recall candidates' }) : [];
+  return new Map(rows.filter((r): r is T => r !== undefined).map((r) => [r.id, r]));
+}
+
+function fromChunk(chunk: ChunkRecord, conversation: ConversationRecord | undefined, resource: NoteRecord | undefined): CandidateRecord {
+  return {
+    id: chunk.id,
+    kind: 'chunk',
+    text: chunk.text,
+    tier: chunk.tier,
+    createdAt: chunk.createdAt,
+    accessCount: 0,
+    lastAccessedAt: null,
+    conversationId: chunk.conversationId,
+    sourceTitle: conversation?.title ?? resource?.title ?? null,
+    date: conversation?.createdAt ?? chunk.createdAt,
+    messageIds: [...chunk.messageIds],
+    contentHash: chunk.contentHash,
+    headingPath: [...chunk.headingPath],
+    tokenCount: chunk.tokenCount,
+    pinned: resource?.pinned ?? false,
+  };
+}
+
+function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined): CandidateRecord {
+  return {
+    id: note.id,
+    kind: 'note',
+    text: note.text,
+    tier: note.tier,
+    createdAt: note.createdAt,
+    accessCount: note.accessCount,
+    lastAccessedAt: note.lastAccessedAt,
+    conversationId: note.conversationId,
+    sourceTitle: conversation?.title ?? note.title ?? null,
+    date: note.createdAt,
+    messageIds: [...note.sourceMessageIds],
+    contentHash: note.contentHash,
+    headingPath: [],
+    tokenCount: countTokens(note.text),
+    pinned: note.pinned,
+  };
+}
+
+export async function readCandidates(vault: Vault, ids: readonly string[]): Promise<CandidateRecord[]> {
+  const { db } = vault;
+  const chunks = await byId<ChunkRecord>((list) => db.chunks.bulkGet(list), ids);
+  const notes = await byId<NoteRecord>(
+    (list) => db.notes.bulkGet(list),
+    [...ids.filter((id) => !chunks.has(id)), ...[...chunks.values()].filter((c) => c.parentType === 'resource').map((c) => c.parentId)],
+  );
+  const conversationIds = [...chunks.values(), ...notes.values()].map((r) => r.conversationId).filter((id): id is string => !!id);
+  const conversations = await byId<ConversationRecord>((list) => db.conversations.bulkGet(list), conversationIds);
+  const out: CandidateRecord[] = [];
+  for (const id of ids) {
+    const chunk = chunks.get(id);
+    if (chunk) {
+      const conversation = chunk.conversationId ? conversations.get(chunk.conversationId) : undefined;
+      const resource = chunk.parentType === 'resource' ? notes.get(chunk.parentId) : undefined;
+      if (chunk.conversationId && conversation?.state !== 'visible') continue;
+      if (chunk.parentType === 'resource' && !(resource && isIndexedResource(resource))) continue;
+      out.push(fromChunk(chunk, conversation, resource));
+      continue;
+    }
+    const note = notes.get(id);
+    if (note && isIndexedNote(note)) {
+      const conversation = note.conversationId ? conversations.get(note.conversationId) : undefined;
+      out.push(fromNote(note, conversation?.state === 'visible' ? conversation : undefined));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * What the index holds for each part of the vault, read from the vault with its visibility rules:
+ * a visible conversation's visible thread (state visible, on the visible path, not hidden) chunked
+ * by chunkConversation; a kept resource note (a pasted document) chunked by chunkResource; a kept
+ * atomic note as one document of its own. Staged rows of an unfinished import are never read.
+ */
+import { toChunkRecord } from '../../core/chunk/chunk-record';
+import { chunkConversation, type ChunkMessage } from '../../core/chunk/conversation-chunker';
+import { chunkResource } from '../../core/chunk/resource-chunker';
+import type { ChunkDraft } from '../../core/chunk/types';
+import { embedGroup } from '../../core/index/embed-order';
+import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord, Tier } from '../../core/records';
+import { sha256Hex } from '../../core/text/normalize';
+import type { ChunkChange, ChunksRepo } from '../../store/chunks-repo';
+import type { Vault } from '../../store/vault';
+import type { DocEntry } from './catalog';
+
+export const isVisibleMessage = (m: MessageRecord): boolean => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden;
+
+/** A note the index holds as a document of its own (kept, and not a resource: those are chunked). */
+export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource';
+export const isIndexedResource = (n: NoteRecord): boolean => n.status === 'kept' && n.tier === 'resource';
+
+/** What BM25 and the embedder read for a chunk. */
+export const chunkIndexText = (chunk: ChunkRecord): string => chunk.contextText ?? chunk.text;
+export const noteIndexText = (note: NoteRecord): string => (note.title ? `${note.title}\n${note.text}` : note.text);
+
+/** When a conversation was last active: what "most recent conversations first" sorts by. */
+export const conversationAt = (c: Pick<ConversationRecord, 'updatedAt' | 'createdAt'>): number | null => c.updatedAt ?? c.createdAt ?? null;
+
+export function chunkEntry(chunk: ChunkRecord, at: number | null): DocEntry {
+  const resource = chunk.parentType === 'resource';
+  return {
+    id: chunk.id,
+    kind: 'chunk',
+    hash: chunk.contextHash ?? chunk.contentHash,
+    group: embedGroup(resource ? 'resource' : 'chat', at),
+    at,
+  };
+}
+
+export async function noteEntry(note: NoteRecord): Promise<DocEntry> {
+  return { id: note.id, kind: 'note', hash: await sha256Hex(noteIndexText(note)), group: 0, at: note.keptAt ?? note.createdAt };
+}
+
+/** Whether a re-chunked record says the same as the stored one (then it is not rewritten). */
+function sameChunk(a: ChunkRecord, b: ChunkRecord): boolean {
+  return (
+    a.contentHash === b.contentHash &&
+    a.contextHash === b.contextHash &&
+    a.parentId === b.parentId &&
+    a.tier === b.tier &&
+    a.messageIds.join('\u001f') === b.messageIds.join('\u001f') &&
+    a.headingPath.join('\u001f') === b.headingPath.join('\u001f')
+  );
+}
+
+/** The change that turns `existing` into `drafts`: unchanged chunks keep their rows (and stamps). */
+export async function diffChunks(
+  existing: readonly ChunkRecord[],
+  drafts: readonly ChunkDraft[],
+  seal: (draft: ChunkDraft) => Promise<ChunkRecord>,
+): Promise<ChunkChange & { current: ChunkRecord[] }> {
+  const before = new Map(existing.map((c) => [c.id, c]));
+  const change: ChunkChange & { current: ChunkRecord[] } = { put: [], remove: [], stale: [], current: [] };
+  const seen = new Set<string>();
+  for (const draft of drafts) {
+    seen.add(draft.id);
+    const record = await seal(draft);
+    const old = before.get(draft.id);
+    if (old && sameChunk(old, record) && old.contextText !== undefined) {
+      change.current.push(old);
+      continue;
+    }
+    if (old && (old.contextHash ?? old.contentHash) !== record.contextHash) change.stale.push(draft.id);
+    change.put.push(old ? { ...record, createdAt: old.createdAt } : record);
+    change.current.push(record);
+  }
+  for (const id of before.keys()) if (!seen.has(id)) change.remove.push(id);
+  return change;
+}
+
+function toChunkMessage(m: MessageRecord): ChunkMessage {
+  return { id: m.id, role: m.role, text: m.text, createdAt: m.createdAt, ordinal: m.ordinal, speaker: m.speaker ?? null };
+}
+
+export interface Sealer {
+  stamp: () => string;
+  now: () => number;
+}
+
+/** The chunks a conversation should have now: none when it is gone or not (yet) visible. */
+export async function conversationChange(vault: Vault, chunks: ChunksRepo, conversationId: string, sealer: Sealer) {
+  const [conversation, existing] = await Promise.all([vault.conversations.get(conversationId), chunks.forConversation(conversationId)]);
+  if (conversation?.state === 'visible') {
+    const messages = (await vault.conversations.messages(conversationId)).filter(isVisibleMessage);
+    const drafts = chunkConversation(
+      { id: conversation.id, title: conversation.title, createdAt: conversation.createdAt },
+      messages.map(toChunkMessage),
+    );
+    const created = new Map(messages.map((m) => [m.id, m.createdAt]));
+    const fallback = conversation.createdAt ?? sealer.now();
+    const change = await diffChunks(existing, drafts, (draft) =>
+      toChunkRecord(draft, { tier: 'chat', hlc: sealer.stamp(), createdAt: created.get(draft.messageIds[0] ?? '') ?? fallback }),
+    );
+    return { ...change, at: conversationAt(conversation), createdAt: conversation.createdAt ?? null };
+  }
+  return { ...(await diffChunks(existing, [], () => Promise.reject(new Error('unreachable')))), at: null, createdAt: null };
+}
+
+/** The chunks of a resource note (a pasted document); none when it is gone or no longer kept. */
+export async function resourceChange(chunks: ChunksRepo, note: NoteRecord | undefined, noteId: string, sealer: Sealer) {
+  const existing = (await chunks.forParent(noteId)).filter((c) => c.parentType === 'resource');
+  const drafts =
+    note && isIndexedResource(note)
+      ? chunkResource({ id: note.id, title: note.title ?? '', text: note.text, createdAt: note.createdAt })
+      : [];
+  const tier: Tier = note?.tier ?? 'resource';
+  return diffChunks(existing, drafts, (draft) =>
+    toChunkRecord(draft, { tier, hlc: sealer.stamp(), createdAt: note?.createdAt ?? sealer.now() }),
+  );
+}

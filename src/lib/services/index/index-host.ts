@@ -1,0 +1,260 @@
+/**
+ * The index worker's API (core/api/index-api.ts) as a plain object: leadership between tabs, the
+ * job runner of the leader (index jobs and extraction), status subscriptions, recall, and the
+ * language model lent by the page. The worker entry (workers/index.worker.ts) only supplies what
+ * its environment has (Web Locks, the model cache, the embed worker, a BroadcastChannel) and
+ * exposes this; tests build one over fake-indexeddb the same way.
+ */
+import type { EmbedderChoice } from '../../core/api/embedder';
+import { EXTRACT_JOB } from '../../core/api/extract-api';
+import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus } from '../../core/api/index-api';
+import type { Llm } from '../../core/api/llm';
+import type { LlmInfo } from '../../core/api/llm-port';
+import { toVaultError } from '../../core/errors';
+import type { ModelLibrary } from '../../models/model-library';
+import { JobRunner } from '../../store/job-runner';
+import type { Vault } from '../../store/vault';
+import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest';
+import { extractHandler } from '../extraction/extract-job';
+import { indexNeighbours } from '../extraction/index-neighbours';
+import { RemoteLlm } from '../llm/remote-llm';
+import { holdLock, workerAlive, workerLockName } from '../locks';
+import { RecallService } from '../recall/recall-service';
+import type { EmbedderHost } from './embedder-host';
+import { IndexService } from './index-service';
+import { LeaderRole } from './leader-role';
+
+const INDEX_TYPES = Object.values(INDEX_JOBS) as string[];
+/** Status updates are sent at most this often (a batch of embeddings changes it many times a second). */
+const NOTIFY_MS = 200;
+
+/** A BroadcastChannel as the host uses it: "I saved" goes out, other tabs reload. */
+export interface SavedChannel {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: () => void): void;
+}
+
+export interface IndexHostPlatform {
+  workerId: string;
+  locks: LockManager | undefined;
+  openVault(): Promise<Vault>;
+  cache: { manifests: ManifestStore; blobs: BlobStore };
+  /** Cached and provided model files (browser only). */
+  library?: (cache: { blobs: BlobStore }) => ModelLibrary;
+  embedderHost(): EmbedderHost;
+  channel: SavedChannel | null;
+  /** The lent model's port (a MessagePort) as callable methods: comlink in the worker. */
+  lentModel(port: MessagePort): ConstructorParameters<typeof RemoteLlm>[1];
+  now?: () => number;
+}
+
+export class IndexHost implements IndexApi {
+  readonly #role: LeaderRole;
+  readonly #listeners = new Set<(status: IndexStatus) => void>();
+  readonly #started: Promise<Vault>;
+  #service: IndexService | null = null;
+  #recaller: RecallService | null = null;
+  #runner: JobRunner | null = null;
+  #llm: Llm | null = null;
+  #notifyTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly platform: IndexHostPlatform) {
+    this.#role = new LeaderRole(platform.locks);
+    this.#started = this.#start();
+  }
+
+  #now(): number {
+    return (this.platform.now ?? Date.now)();
+  }
+
+  #newService(vault: Vault, readOnly: boolean): IndexService {
+    const { cache, channel } = this.platform;
+    const created = new IndexService({
+      vault,
+      cache,
+      host: this.platform.embedderHost(),
+      ...(this.platform.library ? { library: this.platform.library(cache) } : {}),
+      readOnly,
+      onSaved: () => channel?.postMessage({ type: 'saved' }),
+    });
+    created.onChange(() => this.#notifySoon());
+    return created;
+  }
+
+  async #lead(vault: Vault): Promise<void> {
+    const leader = this.#newService(vault, false);
+    await leader.start();
+    this.#service = leader;
+    this.#role.leading();
+    this.#runner = new JobRunner({
+      jobs: vault.jobs,
+      workerId: this.platform.workerId,
+      // Extraction runs here too: it needs the store and the index's neighbour search (extract-job.ts).
+      handlers: {
+        ...leader.handlers(),
+        [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => this.#llm }),
+      },
+      holderAlive: workerAlive(this.platform.locks),
+      onChange: () => this.#notifySoon(),
+    });
+    leader.onQueued = () => this.#runner?.kick();
+    if (await vault.settings.get('index.paused')) this.#runner.pause();
+    this.#runner.start();
+    this.#notifySoon();
+  }
+
+  async #start(): Promise<Vault> {
+    await holdLock(this.platform.locks, workerLockName(this.platform.workerId));
+    const vault = await this.platform.openVault();
+    try {
+      if (await this.#role.tryLead()) await this.#lead(vault);
+      else {
+        this.#service = this.#newService(vault, true);
+        await this.#service.start();
+        this.#role.following();
+        this.platform.channel?.addEventListener('message', () => {
+          if (this.#role.role === 'follower')
+            void this.#service?.reload().then(
+              () => this.#notifySoon(),
+              () => undefined,
+            );
+        });
+        void this.#role.waitForLead().then(() => this.#lead(vault));
+      }
+    } catch (thrown) {
+      this.#role.failed(thrown);
+    }
+    this.#notifySoon();
+    return vault;
+  }
+
+  async #loaded(): Promise<IndexService> {
+    await this.#started;
+    if (!this.#service) throw this.#role.error ?? toVaultError(new Error('The index did not start.'), 'index/failed');
+    return this.#service;
+  }
+
+  /** The index work of the queue (extraction, on the same runner, reports its progress on the Inbox). */
+  async #work(vault: Vault): Promise<IndexStatus['work']> {
+    const pending = await vault.db.jobs
+      .where('status')
+      .equals('pending')
+      .filter((j) => INDEX_TYPES.includes(j.type))
+      .count();
+    const snapshot = this.#runner ? await this.#runner.snapshot() : null;
+    const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
+    return { paused: this.#runner?.isPaused ?? false, running, pending };
+  }
+
+  async #currentStatus(): Promise<IndexStatus> {
+    const vault = await this.#started;
+    const work = await this.#work(vault).catch(() => ({ paused: false, running: null, pending: 0 }));
+    if (this.#service) return this.#service.status(this.#role.role, work, this.#role.error);
+    return startingStatus(this.#now(), this.#role.role, this.#role.error, work);
+  }
+
+  #notifySoon(): void {
+    if (this.#notifyTimer !== null) return;
+    this.#notifyTimer = setTimeout(() => {
+      this.#notifyTimer = null;
+      void this.#currentStatus().then((status) => {
+        for (const listener of this.#listeners) listener(status);
+      });
+    }, NOTIFY_MS);
+  }
+
+  async ping(): Promise<'pong'> {
+    return 'pong';
+  }
+
+  async ready(): Promise<IndexReady> {
+    await this.#loaded();
+    return { workerId: this.platform.workerId, role: this.#role.role };
+  }
+
+  async status(): Promise<IndexStatus> {
+    return this.#currentStatus();
+  }
+
+  async subscribe(listener: (status: IndexStatus) => void): Promise<void> {
+    this.#listeners.add(listener);
+    listener(await this.#currentStatus());
+  }
+
+  async recall(...[request]: Parameters<IndexApi['recall']>): ReturnType<IndexApi['recall']> {
+    const current = await this.#loaded();
+    if (this.#recaller === null) {
+      this.#recaller = new RecallService(current.recallSources(), current.parts.vault, {
+        llm: () => this.#llm,
+        onWriteBackError: (error) =>
+          current.parts.notices.add('store/failed', `Could not record which notes recall read: ${toVaultError(error).message}`),
+      });
+    }
+    return this.#recaller.recall(request);
+  }
+
+  async pause(): Promise<void> {
+    const vault = await this.#started;
+    await vault.settings.set('index.paused', true);
+    this.#runner?.pause();
+    this.#notifySoon();
+  }
+
+  async resume(): Promise<void> {
+    const vault = await this.#started;
+    await vault.settings.set('index.paused', false);
+    this.#runner?.resume();
+    this.#notifySoon();
+  }
+
+  async checkHealth() {
+    return (await this.#loaded()).checkHealth();
+  }
+
+  async reindex(): Promise<string> {
+    const vault = await this.#started;
+    const job = await vault.jobs.enqueue(indexRebuildJob(), this.#now());
+    this.#runner?.kick();
+    return job.id;
+  }
+
+  async models() {
+    return (await this.#loaded()).models();
+  }
+
+  async useEmbedder(choice: EmbedderChoice): Promise<void> {
+    return (await this.#loaded()).useEmbedder(choice);
+  }
+
+  async deleteModel(embedderId: string): Promise<void> {
+    return (await this.#loaded()).deleteModel(embedderId);
+  }
+
+  async importModelFiles(...args: Parameters<IndexApi['importModelFiles']>) {
+    return (await this.#loaded()).importModelFiles(...args);
+  }
+
+  async setLlm(info: LlmInfo | null, port: MessagePort | null): Promise<void> {
+    this.#llm = info && port ? new RemoteLlm(info, this.platform.lentModel(port)) : null;
+  }
+}
+
+/** What the status says before the index has loaded (or when it could not). */
+function startingStatus(at: number, role: IndexStatus['role'], error: IndexStatus['error'], work: IndexStatus['work']): IndexStatus {
+  const empty = { embedderId: 'lexical-v1-384', kind: 'lexical' as const, dims: 0, count: 0, total: 0, ef: 0, verifiedAt: null };
+  return {
+    at,
+    role,
+    error,
+    documents: { chunks: 0, notes: 0, total: 0 },
+    bm25: { documents: 0, terms: 0, loadedFrom: 'empty', verifiedAt: null },
+    serving: empty,
+    target: null,
+    neuralCoverage: { embedderId: null, covered: 0, total: 0 },
+    embedder: { id: empty.embedderId, kind: 'lexical', state: 'loading', device: null, label: 'Starting the index…', error: null },
+    download: null,
+    health: null,
+    notices: [],
+    work,
+  };
+}

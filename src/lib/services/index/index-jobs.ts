@@ -1,0 +1,161 @@
+/**
+ * The index worker's job handlers (run by its own JobRunner, which leases only these types):
+ * - index.update: re-chunk the conversations and notes an import published, then queue embedding;
+ * - index.embed: embed every document lacking a current vector (serving, then target embedder),
+ *   batch by batch with a checkpoint after each, then save, promote a finished switch, check health;
+ * - index.rebuild: re-chunk the whole vault (after a vault file was restored or merged), drop what
+ *   no longer exists, reload the indexes from the tables and queue embedding.
+ * Every handler can be stopped between batches and resumed from its checkpoint.
+ */
+import { INDEX_JOBS, indexEmbedJob, type IndexRebuildPayload, type IndexUpdatePayload } from '../../core/api/index-api';
+import type { JobContext, JobHandler } from '../../store/job-runner';
+import { withStoreTimeout } from '../../store/transaction';
+import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck } from './embedding';
+import type { IndexParts } from './index-parts';
+import { loadState } from './load';
+import { addCounts, reindexConversation, reindexNote, type UpdateCounts } from './updates';
+
+const UPDATE_STEP = 25;
+
+async function queueEmbedding(parts: IndexParts): Promise<void> {
+  await parts.vault.jobs.enqueue(indexEmbedJob(), parts.now());
+}
+
+export function updateHandler(parts: IndexParts): JobHandler {
+  return async (ctx) => {
+    const payload = (ctx.job.payload ?? {}) as IndexUpdatePayload;
+    const work = [
+      ...(payload.conversationIds ?? []).map((id) => ({ kind: 'conversation' as const, id })),
+      ...[...(payload.noteIds ?? []), ...(payload.resourceIds ?? [])].map((id) => ({ kind: 'note' as const, id })),
+    ];
+    let done = payload.done ?? 0;
+    let counts: UpdateCounts = { added: 0, changed: 0, removed: 0 };
+    while (done < work.length) {
+      if (ctx.signal.aborted) return null;
+      for (const item of work.slice(done, done + UPDATE_STEP)) {
+        counts = addCounts(
+          counts,
+          item.kind === 'conversation' ? await reindexConversation(parts, item.id) : await reindexNote(parts, item.id),
+        );
+      }
+      done = Math.min(work.length, done + UPDATE_STEP);
+      await ctx.checkpoint({ ...payload, done }, { done, total: work.length, unit: 'sources' });
+      parts.feed.emit();
+    }
+    await persist(parts);
+    await queueEmbedding(parts);
+    return counts;
+  };
+}
+
+async function embedStages(parts: IndexParts, ctx: JobContext, start: number): Promise<number | null> {
+  let done = start;
+  for (;;) {
+    const stages = embedPlan(parts);
+    const remaining = stages.reduce((n, s) => n + s.pending.length, 0);
+    if (remaining === 0) return done;
+    const total = done + remaining;
+    for (const stage of stages) {
+      const size = parts.batchSize(stage.choice);
+      const version = parts.catalog.version;
+      for (let at = 0; at < stage.pending.length; at += size) {
+        if (ctx.signal.aborted) return null;
+        // Documents changed meanwhile (an update ran in this worker): plan again.
+        if (parts.catalog.version !== version) break;
+        done += await embedBatch(parts, stage, stage.pending.slice(at, at + size), ctx.signal);
+        await ctx.checkpoint({ done }, { done, total, unit: 'chunks' });
+        await persistIfDue(parts);
+      }
+    }
+  }
+}
+
+export function embedHandler(parts: IndexParts): JobHandler {
+  return async (ctx) => {
+    const start = ((ctx.job.payload ?? {}) as { done?: number }).done ?? 0;
+    try {
+      const done = await embedStages(parts, ctx, start);
+      if (done === null) return null;
+      await persist(parts);
+      const promoted = await promoteIfComplete(parts);
+      const health = parts.health.due(parts.indexes.serving.model, parts.now()) ? await runHealthCheck(parts) : parts.health.report;
+      return { embedded: done - start, promoted, recallAt10: health?.recallAt10 ?? null };
+    } finally {
+      // A pause or a failure keeps what was embedded so far.
+      await persist(parts).catch(() => undefined);
+    }
+  };
+}
+
+async function visibleConversationIds(parts: IndexParts, afterId: string | null, limit: number): Promise<string[]> {
+  const ids = await withStoreTimeout(parts.vault.db.conversations.where('state').equals('visible').primaryKeys(), {
+    label: 'listing conversations',
+  });
+  return ids
+    .map(String)
+    .sort()
+    .filter((id) => afterId === null || id > afterId)
+    .slice(0, limit);
+}
+
+/** Conversations with chunks but no longer visible, and notes with index entries but not kept. */
+async function orphans(parts: IndexParts): Promise<{ conversations: string[]; notes: string[] }> {
+  const conversations = new Set<string>();
+  const notes = new Set<string>();
+  for await (const page of parts.chunks.pages()) {
+    for (const chunk of page) {
+      if (chunk.conversationId) conversations.add(chunk.conversationId);
+      else if (chunk.parentType === 'resource') notes.add(chunk.parentId);
+    }
+  }
+  for (const id of parts.catalog.ids()) if (parts.catalog.get(id)?.kind === 'note') notes.add(id);
+  return { conversations: [...conversations], notes: [...notes] };
+}
+
+/** Vectors of records the index no longer holds, and of embedders that neither serve nor are being built. */
+async function dropStrayVectors(parts: IndexParts): Promise<void> {
+  const wanted = new Set(parts.indexes.models().map((m) => m.embedderId));
+  for (const model of await parts.vectors.models()) if (!wanted.has(model)) await parts.vectors.deleteModel(model);
+  const stray = (await parts.vectors.recordIds()).filter((id) => !parts.catalog.has(id));
+  for (let i = 0; i < stray.length; i += 500) await parts.vectors.deleteRecords(stray.slice(i, i + 500));
+}
+
+export function rebuildHandler(parts: IndexParts): JobHandler {
+  return async (ctx) => {
+    const payload = (ctx.job.payload ?? {}) as IndexRebuildPayload;
+    let afterId = payload.afterId ?? null;
+    let done = payload.done ?? 0;
+    const total = await parts.vault.conversations.countVisible();
+    if ((payload.phase ?? 'conversations') === 'conversations') {
+      for (;;) {
+        if (ctx.signal.aborted) return null;
+        const ids = await visibleConversationIds(parts, afterId, UPDATE_STEP);
+        if (ids.length === 0) break;
+        for (const id of ids) await reindexConversation(parts, id);
+        afterId = ids[ids.length - 1]!;
+        done += ids.length;
+        await ctx.checkpoint({ phase: 'conversations', afterId, done }, { done, total, unit: 'conversations' });
+      }
+      await ctx.checkpoint({ phase: 'notes', afterId, done });
+    }
+    const kept = await withStoreTimeout(parts.vault.db.notes.where('status').equals('kept').primaryKeys(), { label: 'listing notes' });
+    const stray = await orphans(parts);
+    for (const id of stray.conversations) await reindexConversation(parts, id);
+    for (const id of new Set([...kept.map(String), ...stray.notes])) await reindexNote(parts, id);
+    await dropStrayVectors(parts);
+    // Reload from the tables: vectors restored or merged from a vault file are caught up or rebuilt.
+    await persist(parts);
+    await parts.lock.run(() => loadState(parts));
+    await persist(parts);
+    await queueEmbedding(parts);
+    return { conversations: done };
+  };
+}
+
+export function indexHandlers(parts: IndexParts): Record<string, JobHandler> {
+  return {
+    [INDEX_JOBS.update]: updateHandler(parts),
+    [INDEX_JOBS.embed]: embedHandler(parts),
+    [INDEX_JOBS.rebuild]: rebuildHandler(parts),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * What the index service is made of: its dependencies and a handful of small objects, each owning
+ * one piece of state with its own invariants (the document catalog, the keyword index and its saved
+ * copy, the loaded embedders, the serving and target vector indexes, the health record, the
+ * notices). Nothing here is a loose mutable field: a module that changes the index calls a method
+ * of the part it changes. No worker globals: the index worker and the CLI both build one.
+ */
+import type { EmbedderChoice } from '../../core/api/embedder';
+import type { ModelLibrary } from '../../models/model-library';
+import { ChunksRepo } from '../../store/chunks-repo';
+import type { Vault } from '../../store/vault';
+import type { BlobStore, HnswParams, ManifestStore } from '../../store/vector-index-manifest';
+import { VectorsRepo } from '../../store/vectors-repo';
+import { Bm25Holder } from './bm25-holder';
+import { Bm25Store } from './bm25-store';
+import { Catalog } from './catalog';
+import { ChangeFeed } from './change-feed';
+import type { EmbedderHost } from './embedder-host';
+import { EmbedderPool } from './embedder-pool';
+import { HealthRecord } from './health-record';
+import { Mutex } from './mutex';
+import { Notices } from './notices';
+import { VectorIndexes } from './vector-indexes';
+
+export interface IndexDeps {
+  vault: Vault;
+  cache: { manifests: ManifestStore; blobs: BlobStore };
+  host: EmbedderHost;
+  /** Cached and provided model files (the browser's Cache API); none in Node. */
+  library?: ModelLibrary;
+  now?: () => number;
+  rng?: () => number;
+  /** A follower (another tab runs the jobs): serves searches, never writes. */
+  readOnly?: boolean;
+  /** Documents per embedding batch. */
+  batch?: { lexical: number; neural: number };
+  /** Least time between two saves of the indexes during long work (ms). */
+  saveEveryMs?: number;
+  /** Called after the indexes were saved (other tabs reload then). */
+  onSaved?: () => void;
+  /** HNSW parameters of indexes built from now on (default DEFAULT_HNSW; the benchmark builds a lighter graph). */
+  hnsw?: Partial<HnswParams>;
+}
+
+export function dimsOf(choice: EmbedderChoice): number {
+  return choice.kind === 'lexical' ? 384 : choice.spec.dims;
+}
+
+export class IndexParts {
+  readonly vault: Vault;
+  readonly chunks: ChunksRepo;
+  readonly vectors: VectorsRepo;
+  readonly now: () => number;
+  readonly rng: () => number;
+  /** Names of saved indexes are per vault database, so two vaults in one origin never share. */
+  readonly scope: string;
+  /** One writer at a time: updates, embedded batches, saves and switches never interleave. */
+  readonly lock = new Mutex();
+  readonly feed = new ChangeFeed();
+  readonly notices: Notices;
+  readonly catalog = new Catalog();
+  readonly bm25: Bm25Holder;
+  readonly embedders: EmbedderPool;
+  readonly indexes: VectorIndexes;
+  readonly health: HealthRecord;
+  private lastSave = 0;
+
+  constructor(readonly deps: IndexDeps) {
+    this.vault = deps.vault;
+    this.chunks = new ChunksRepo(deps.vault.db);
+    this.vectors = new VectorsRepo(deps.vault.db);
+    this.now = deps.now ?? Date.now;
+    this.rng = deps.rng ?? Math.random;
+    this.scope = deps.vault.db.name;
+    this.notices = new Notices(this.feed, this.now);
+    this.bm25 = new Bm25Holder(new Bm25Store(deps.cache.blobs, this.scope, this.now), this.now);
+    this.embedders = new EmbedderPool(deps.host, this.feed);
+    this.indexes = new VectorIndexes(deps.vault.settings);
+    this.health = new HealthRecord(deps.cache.blobs, this.scope, this.feed);
+  }
+
+  get readOnly(): boolean {
+    return this.deps.readOnly === true;
+  }
+
+  get sealer() {
+    return { stamp: () => this.vault.clock.stamp(), now: this.now };
+  }
+
+  batchSize(choice: EmbedderChoice): number {
+    return choice.kind === 'lexical' ? (this.deps.batch?.lexical ?? 64) : (this.deps.batch?.neural ?? 16);
+  }
+
+  /** Whether a save is due during long work (at most every `saveEveryMs`). */
+  saveDue(): boolean {
+    return this.now() - this.lastSave >= (this.deps.saveEveryMs ?? 60_000);
+  }
+
+  markSaved(): void {
+    this.lastSave = this.now();
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The index service: what the index worker exposes (src/lib/core/api/index-api.ts) minus the
+ * worker plumbing, so the Node CLI and the tests run exactly this code. It loads the indexes,
+ * provides the job handlers that keep them current, answers the read path's searches (as the
+ * recall service's sources), and manages which embedder serves.
+ */
+import { choiceId, type EmbedderChoice, type EmbeddingModelSpec } from '../../core/api/embedder';
+import { indexEmbedJob, type HealthReport, type IndexStatus, type ModelEntry, type ModelFileInput } from '../../core/api/index-api';
+import { fail } from '../../core/errors';
+import type { CandidateRecord, LexicalHit, VectorHit } from '../../core/recall/ports';
+import type { JobHandler } from '../../store/job-runner';
+import type { RecallSources } from '../recall/recall-sources';
+import { readCandidates } from './candidates';
+import type { LoadedEmbedder } from './embedder-host';
+import { embedPlan, persist, promoteIfComplete, runHealthCheck } from './embedding';
+import { indexHandlers } from './index-jobs';
+import { type IndexDeps, IndexParts } from './index-parts';
+import { embedderLabel, loadState, openModel } from './load';
+import type { VectorSearchMode } from './model-index';
+import { indexStatus } from './status';
+import { LEXICAL } from './vector-indexes';
+
+export interface IndexServiceDeps extends IndexDeps {
+  /** How vector searches are answered (default 'hnsw', as the app does). */
+  vectorSearch?: VectorSearchMode;
+}
+
+export class IndexService {
+  readonly parts: IndexParts;
+  /** Called after work was queued (the worker wakes its runner). */
+  onQueued: () => void = () => undefined;
+  private readonly vectorMode: VectorSearchMode;
+
+  constructor(deps: IndexServiceDeps) {
+    this.parts = new IndexParts(deps);
+    this.vectorMode = deps.vectorSearch ?? 'hnsw';
+  }
+
+  /** Loads every index; queues embedding when documents lack vectors (e.g. after a crash). */
+  async start(): Promise<void> {
+    await loadState(this.parts);
+    const serving = this.parts.indexes.serving.choice;
+    if (serving.kind !== 'lexical') void this.parts.embedders.get(serving).catch(() => undefined);
+    if (!this.parts.readOnly && embedPlan(this.parts).length > 0) await this.queueEmbedding();
+  }
+
+  /** A follower reloads what the leader saved. */
+  reload(): Promise<void> {
+    return this.parts.lock.run(() => loadState(this.parts));
+  }
+
+  handlers(): Record<string, JobHandler> {
+    return indexHandlers(this.parts);
+  }
+
+  status(role: IndexStatus['role'], work: IndexStatus['work'], error: IndexStatus['error'] = null): IndexStatus {
+    return indexStatus(this.parts, role, work, error);
+  }
+
+  /** Tells `listener` whenever the index changed (documents, vectors, models, notices). */
+  onChange(listener: () => void): () => void {
+    return this.parts.feed.on(listener);
+  }
+
+  async lexicalSearch(query: string, k: number): Promise<LexicalHit[]> {
+    return this.parts.bm25.search(query, k);
+  }
+
+  async vectorSearch(vector: Float32Array, k: number): Promise<VectorHit[]> {
+    const model = this.parts.indexes.serving.model;
+    if (!model) return [];
+    return model.search(vector, k, this.vectorMode).map((hit) => ({ id: hit.recordId, similarity: hit.similarity }));
+  }
+
+  async similarity(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>> {
+    return this.parts.indexes.serving.model?.similarity(vector, ids) ?? new Map<string, number>();
+  }
+
+  candidates(ids: readonly string[]): Promise<CandidateRecord[]> {
+    return readCandidates(this.parts.vault, ids);
+  }
+
+  /** The serving embedder (queries are embedded with its query prefix). */
+  servingEmbedder(): Promise<LoadedEmbedder> {
+    return this.parts.embedders.get(this.parts.indexes.serving.choice);
+  }
+
+  /** The serving embedder's vector of a query. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    const [vector] = await (await this.servingEmbedder()).embedQueries([text]);
+    return vector!;
+  }
+
+  /** This index as the recall service reads it. */
+  recallSources(): RecallSources {
+    return {
+      lexical: { search: (query, k) => this.lexicalSearch(query, k) },
+      vector: { search: (vector, k) => this.vectorSearch(vector, k), similarity: (vector, ids) => this.similarity(vector, ids) },
+      store: { get: (ids) => this.candidates(ids) },
+      queryEmbedder: async () => {
+        const embedder = await this.servingEmbedder();
+        return { id: embedder.id, kind: embedder.kind, embed: (texts, options) => embedder.embedQueries(texts, options) };
+      },
+      size: () => this.parts.catalog.size,
+    };
+  }
+
+  checkHealth(): Promise<HealthReport | null> {
+    return runHealthCheck(this.parts);
+  }
+
+  async queueEmbedding(): Promise<string> {
+    const job = await this.parts.vault.jobs.enqueue(indexEmbedJob(), this.parts.now());
+    this.onQueued();
+    return job.id;
+  }
+
+  /**
+   * Starts building `choice`'s index in the background (downloading the model when needed); the
+   * current index serves until it is complete. Choosing the serving embedder cancels a switch.
+   */
+  async useEmbedder(choice: EmbedderChoice): Promise<void> {
+    const parts = this.parts;
+    if (parts.readOnly) fail('worker/unavailable', 'The index is managed by another tab; change the model there.');
+    await parts.lock.run(async () => {
+      if (parts.indexes.isTarget(choice)) return;
+      const wanted = parts.indexes.isServing(choice) ? null : { choice, model: await openModel(parts, choice) };
+      const replaced = await parts.indexes.setTarget(wanted);
+      if (replaced?.model) {
+        await replaced.model.discard();
+        await parts.embedders.unload(replaced.choice);
+      }
+    });
+    parts.feed.emit();
+    if (!parts.indexes.target) return;
+    void parts.embedders.get(choice).catch(() => undefined);
+    await this.queueEmbedding();
+    // A model whose vectors are all stored already (switching back) takes over at once.
+    const promoted = await promoteIfComplete(parts).catch(() => false);
+    if (promoted) await persist(parts);
+  }
+
+  async models(): Promise<ModelEntry[]> {
+    const parts = this.parts;
+    const library = parts.deps.library;
+    const choices: EmbedderChoice[] = [LEXICAL, ...((await library?.known()) ?? [])];
+    for (const slot of [parts.indexes.serving, parts.indexes.target]) {
+      if (slot && !choices.some((c) => choiceId(c) === choiceId(slot.choice))) choices.push(slot.choice);
+    }
+    return Promise.all(
+      choices.map(async (choice) => {
+        const size = choice.kind === 'lexical' || !library ? { bytes: 0, files: 0 } : await library.size(choice);
+        return {
+          embedderId: choiceId(choice),
+          choice,
+          label: choice.kind === 'lexical' ? 'Lexical fallback (built in)' : embedderLabel(choice),
+          cached: choice.kind === 'lexical' || size.files > 0,
+          bytes: choice.kind === 'lexical' ? null : size.bytes,
+          files: size.files,
+          serving: parts.indexes.isServing(choice),
+          target: parts.indexes.isTarget(choice),
+        };
+      }),
+    );
+  }
+
+  /** Deletes a model's cached files; if it serves, the lexical index is built to take over. */
+  async deleteModel(embedderId: string): Promise<void> {
+    const entry = (await this.models()).find((m) => m.embedderId === embedderId);
+    if (!entry || entry.choice.kind === 'lexical') fail('input/invalid', 'That model is not in the model list.');
+    await this.parts.deps.library?.remove(entry.choice);
+    if (entry.target) await this.useEmbedder(this.parts.indexes.serving.choice);
+    if (entry.serving) await this.useEmbedder(LEXICAL);
+    this.parts.feed.emit();
+  }
+
+  async importModelFiles(files: ModelFileInput[], overrides?: Partial<EmbeddingModelSpec>): Promise<ModelEntry> {
+    const library = this.parts.deps.library;
+    if (!library) fail('embed/unavailable', 'Model files can only be stored in the browser.');
+    const choice = await library.importFiles(files, overrides);
+    const entry = (await this.models()).find((m) => m.embedderId === choiceId(choice));
+    return entry!;
+  }
+}

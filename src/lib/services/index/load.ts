@@ -1,0 +1,115 @@
+/**
+ * Loading the index when a worker (or the CLI) starts: the catalog from the chunks and notes
+ * tables, the saved BM25 index when it matches them (rebuilt from them otherwise), and the vector
+ * indexes of the serving and target embedders (opened, caught up and verified, or rebuilt from the
+ * vectors table with a notice).
+ */
+import type { EmbedderChoice } from '../../core/api/embedder';
+import { Bm25Index } from '../../core/index/bm25';
+import type { NoteRecord } from '../../core/records';
+import { choiceId } from '../../core/api/embedder';
+import { withStoreTimeout } from '../../store/transaction';
+import type { DocEntry } from './catalog';
+import { conversationTexts } from './bm25-text';
+import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText } from './documents';
+import { dimsOf, type IndexParts } from './index-parts';
+import { ModelIndex } from './model-index';
+
+export function embedderLabel(choice: EmbedderChoice): string {
+  if (choice.kind === 'lexical') return 'the lexical fallback embedder';
+  return `${choice.spec.modelId} (${choice.spec.dtype})`;
+}
+
+async function indexedNotes(parts: IndexParts): Promise<NoteRecord[]> {
+  const kept = await withStoreTimeout(parts.vault.db.notes.where('status').equals('kept').toArray(), { label: 'reading kept notes' });
+  return kept.filter(isIndexedNote);
+}
+
+/** Visible conversations: when each was last active (catalog order) and when it was created (BM25 dates). */
+async function visibleConversationDates(
+  parts: IndexParts,
+): Promise<{ dates: Map<string, number | null>; created: Map<string, number | null> }> {
+  const rows = await withStoreTimeout(parts.vault.db.conversations.where('state').equals('visible').toArray(), {
+    label: 'reading conversations',
+  });
+  return { dates: new Map(rows.map((c) => [c.id, conversationAt(c)])), created: new Map(rows.map((c) => [c.id, c.createdAt ?? null])) };
+}
+
+/** The keyword index rebuilt from the tables: conversation by conversation (a window reads its neighbours), then the rest. */
+async function rebuildBm25(
+  parts: IndexParts,
+  created: ReadonlyMap<string, number | null>,
+  notes: readonly NoteRecord[],
+): Promise<Bm25Index> {
+  const fresh = new Bm25Index();
+  for (const [conversationId, createdAt] of created) {
+    const texts = await conversationTexts(parts.vault, createdAt, await parts.chunks.forConversation(conversationId));
+    for (const [id, text] of texts) fresh.add(id, text);
+  }
+  for await (const page of parts.chunks.pages())
+    for (const chunk of page) if (!fresh.has(chunk.id)) fresh.add(chunk.id, chunkIndexText(chunk));
+  for (const note of notes) fresh.add(note.id, noteIndexText(note));
+  return fresh;
+}
+
+/** Reads the catalog from the tables; serves the saved keyword index when it holds exactly the catalog, else rebuilds it. */
+export async function loadDocuments(parts: IndexParts): Promise<void> {
+  const saved = await parts.bm25.loadSaved();
+  let bm25 = saved.index;
+  let why = saved.index ? null : saved.why;
+  const { dates, created } = await visibleConversationDates(parts);
+  const entries: DocEntry[] = [];
+  for await (const page of parts.chunks.pages()) {
+    for (const chunk of page) {
+      entries.push(chunkEntry(chunk, chunk.conversationId ? (dates.get(chunk.conversationId) ?? null) : null));
+      if (bm25 && !bm25.has(chunk.id)) {
+        why = 'the saved keyword index lacks some chunks';
+        bm25 = null;
+      }
+    }
+  }
+  const notes = await indexedNotes(parts);
+  for (const note of notes) {
+    entries.push(await noteEntry(note));
+    if (bm25 && !bm25.has(note.id)) bm25 = null;
+  }
+  parts.catalog.reset(entries);
+  const size = parts.catalog.size;
+  if (bm25 && bm25.size !== size) {
+    why = `the saved keyword index holds ${bm25.size} documents, the vault ${size}`;
+    bm25 = null;
+  }
+  if (bm25) return parts.bm25.replace(bm25, 'saved', { save: false });
+  await parts.bm25.replace(await rebuildBm25(parts, created, notes), size ? 'rebuilt' : 'empty', { save: !parts.readOnly });
+  if (size > 0 && why && why !== 'no saved keyword index') parts.notices.add('index/corrupt', `The keyword index was rebuilt: ${why}.`);
+}
+
+/** Opens the vector index of an embedder (catch-up, verification, or a rebuild with a notice). */
+export async function openModel(parts: IndexParts, choice: EmbedderChoice): Promise<ModelIndex> {
+  const { model, report } = await ModelIndex.open(choiceId(choice), dimsOf(choice), {
+    vectors: parts.vectors,
+    manifests: parts.deps.cache.manifests,
+    now: parts.now,
+    rng: parts.rng,
+    scope: parts.scope,
+    ...(parts.deps.hnsw ? { hnsw: parts.deps.hnsw } : {}),
+  });
+  if (report.problem) {
+    parts.notices.add(
+      'index/corrupt',
+      `The saved vector index of ${embedderLabel(choice)} could not be used (${report.problem}); it was rebuilt from ${model.index.count} stored vectors.`,
+    );
+  }
+  if (!parts.readOnly) await model.save();
+  return model;
+}
+
+export async function loadState(parts: IndexParts): Promise<void> {
+  const { serving, target } = await parts.indexes.savedChoices();
+  await loadDocuments(parts);
+  const servingModel = await openModel(parts, serving);
+  const targetModel = target ? await openModel(parts, target) : null;
+  parts.indexes.open({ choice: serving, model: servingModel }, target ? { choice: target, model: targetModel } : null);
+  await parts.health.load();
+  parts.feed.emit();
+}

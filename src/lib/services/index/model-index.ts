@@ -1,0 +1,287 @@
+/**
+ * The vector index of one embedder: a persisted HNSW (src/lib/store/vector-index.ts) kept in step
+ * with that embedder's rows in the vectors table. Loading opens the saved index, catches up with
+ * rows written after its last save (each row carries its label), verifies count and sampled
+ * hashes, and rebuilds from the rows when anything disagrees, saying so in a notice.
+ */
+import { fail, toVaultError, VaultFailure } from '../../core/errors';
+import { FlatVectors } from '../../core/index/exact';
+import { dot } from '../../core/index/vector-math';
+import type { VectorRecord } from '../../core/records';
+import { VectorIndex, type HnswParams, type VectorEntry } from '../../store/vector-index';
+import type { ManifestStore } from '../../store/vector-index-manifest';
+import { verifyVectorIndex, type VectorTruth } from '../../store/vector-index-verify';
+import type { VectorsRepo } from '../../store/vectors-repo';
+
+const PAGE = 1_000;
+const yieldNow = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export interface ModelIndexDeps {
+  vectors: VectorsRepo;
+  manifests: ManifestStore;
+  now: () => number;
+  rng: () => number;
+  /** Vector index names are per vault database (see Bm25Store). */
+  scope: string;
+  /** Parameters of a graph built from scratch (default DEFAULT_HNSW). */
+  hnsw?: Partial<HnswParams>;
+}
+
+export interface OpenReport {
+  /** 'saved': loaded and verified; 'caught-up': loaded, then rows newer than the save added. */
+  loadedFrom: 'saved' | 'caught-up' | 'rebuilt' | 'empty';
+  /** Set when the saved index could not be trusted (it was rebuilt). */
+  problem: string | null;
+  verifiedAt: number | null;
+}
+
+export function indexName(scope: string, embedderId: string): string {
+  return `vec-${scope}-${embedderId}`.replace(/[^A-Za-z0-9._-]/gu, '_');
+}
+
+const entryOf = (row: VectorRecord): VectorEntry & { label: number } => ({
+  recordId: row.recordId,
+  contentHash: row.contentHash,
+  vector: row.vector instanceof Float32Array ? row.vector : Float32Array.from(row.vector as ArrayLike<number>),
+  label: row.label,
+});
+
+/**
+ * How the index answers a nearest-neighbour search: the HNSW graph (the app's default), an exact
+ * scan over the same vectors (the ground truth; `eval locomo --vectors exact`), or exact up to
+ * AUTO_EXACT_UP_TO vectors and HNSW above.
+ */
+export type VectorSearchMode = 'hnsw' | 'exact' | 'auto';
+
+/**
+ * Exact search costs n x dims multiply-adds: about 2 ms per query at 5,000 vectors of 384 dims
+ * on this machine class, so beyond that HNSW keeps a recall well inside its 50 ms budget.
+ */
+export const AUTO_EXACT_UP_TO = 5_000;
+
+/** Vectors kept read back (4,096 x 384 dims = 6 MB). */
+const POINT_CACHE = 4_096;
+
+export interface ModelHit {
+  recordId: string;
+  similarity: number;
+}
+
+export class ModelIndex {
+  verifiedAt: number | null = null;
+  /** Changed since the last save. */
+  changed = false;
+  /** A flat copy of the vectors for exact search, built on first use and dropped on any change. */
+  private flat: { vectors: FlatVectors; recordOf: Map<number, string> } | null = null;
+  /**
+   * Vectors read back out of the HNSW (about 0.1 ms each through WASM): the funnel asks for the same
+   * candidates' similarity once per query variant. Keyed by label (a label is never reused for
+   * another vector); bounded, cleared when full and when the index is rebuilt.
+   */
+  private readonly points = new Map<number, Float32Array>();
+
+  private constructor(
+    readonly embedderId: string,
+    readonly dims: number,
+    public index: VectorIndex,
+    private readonly deps: ModelIndexDeps,
+  ) {}
+
+  get name(): string {
+    return indexName(this.deps.scope, this.embedderId);
+  }
+
+  truth(): VectorTruth {
+    const { vectors } = this.deps;
+    return {
+      count: () => vectors.count(this.embedderId),
+      lookup: async (ids) =>
+        new Map((await vectors.get(this.embedderId, ids)).map((r) => [r.recordId, { contentHash: r.contentHash, vector: r.vector }])),
+    };
+  }
+
+  /** Opens (catching up and verifying) or rebuilds the index of `embedderId`. */
+  static async open(embedderId: string, dims: number, deps: ModelIndexDeps): Promise<{ model: ModelIndex; report: OpenReport }> {
+    const options = { name: indexName(deps.scope, embedderId), modelId: embedderId, dims, manifests: deps.manifests, now: deps.now };
+    let problem: string | null = null;
+    try {
+      const saved = await VectorIndex.open(options);
+      if (saved) {
+        const model = new ModelIndex(embedderId, dims, saved, deps);
+        const caughtUp = await model.catchUp();
+        model.changed = caughtUp;
+        const report = await verifyVectorIndex(saved, model.truth(), { rng: deps.rng, now: deps.now, sample: 32 });
+        if (report.ok) {
+          model.verifiedAt = report.verifiedAt;
+          return { model, report: { loadedFrom: caughtUp ? 'caught-up' : 'saved', problem: null, verifiedAt: report.verifiedAt } };
+        }
+        problem = report.problems.slice(0, 3).join('; ');
+      }
+    } catch (thrown) {
+      problem = toVaultError(thrown).message;
+    }
+    const stored = await deps.vectors.count(embedderId);
+    const fresh = await VectorIndex.create({ ...options, capacity: Math.max(1024, stored), ...(deps.hnsw ? { params: deps.hnsw } : {}) });
+    const model = new ModelIndex(embedderId, dims, fresh, deps);
+    if (stored === 0 && problem === null) return { model, report: { loadedFrom: 'empty', problem: null, verifiedAt: null } };
+    await model.rebuildFromRows();
+    model.verifiedAt = deps.now();
+    model.changed = true;
+    return { model, report: { loadedFrom: 'rebuilt', problem: problem ?? 'no saved vector index', verifiedAt: model.verifiedAt } };
+  }
+
+  /**
+   * Applies what the vectors table holds beyond the saved index: rows written after the last save
+   * are added under their labels, labels whose row is gone or was replaced are removed.
+   */
+  private async catchUp(): Promise<boolean> {
+    const rows = await this.deps.vectors.labels(this.embedderId);
+    let changed = false;
+    for (const label of this.index.labels()) {
+      const entry = this.index.entryOf(label)!;
+      if (rows.get(entry.recordId) !== label) changed = this.index.remove(entry.recordId) || changed;
+    }
+    const missing = [...rows].filter(([recordId, label]) => this.index.labelOf(recordId) !== label).map(([recordId]) => recordId);
+    for (let start = 0; start < missing.length; start += PAGE) {
+      const page = await this.deps.vectors.get(this.embedderId, missing.slice(start, start + PAGE));
+      this.index.restore(page.map(entryOf));
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
+   * Rebuilds the HNSW from this embedder's rows, page by page (yielding between pages so searches
+   * are still answered). Rows whose labels collide (vectors merged in from another device's vault
+   * file) are given fresh labels, written back to their rows.
+   */
+  async rebuildFromRows(onProgress?: (done: number) => void): Promise<void> {
+    const options = { name: this.name, modelId: this.embedderId, dims: this.dims, manifests: this.deps.manifests, now: this.deps.now };
+    const fresh = await VectorIndex.create({
+      ...options,
+      capacity: Math.max(1024, await this.deps.vectors.count(this.embedderId)),
+      params: { ef: this.index.params.ef },
+    });
+    const relabel: VectorRecord[] = [];
+    let after = -Infinity;
+    let done = 0;
+    for (;;) {
+      const page = await this.deps.vectors.page(this.embedderId, after, PAGE);
+      if (page.length === 0) break;
+      for (const row of page) {
+        if (row.vector.length !== this.dims) continue; // never a mixed index
+        try {
+          fresh.restore([entryOf(row)]);
+        } catch (thrown) {
+          if (!(thrown instanceof VaultFailure) || thrown.code !== 'index/corrupt') throw thrown;
+          relabel.push(row);
+        }
+      }
+      after = page[page.length - 1]!.label;
+      done += page.length;
+      onProgress?.(done);
+      await yieldNow();
+    }
+    if (relabel.length) {
+      const labels = fresh.add(relabel.map(entryOf));
+      await this.deps.vectors.put(relabel.map((row, i) => ({ ...row, label: labels[i]! })));
+    }
+    this.index = fresh;
+    this.changed = true;
+    this.flat = null;
+    this.points.clear();
+  }
+
+  /** Adds freshly embedded vectors: to the HNSW (labels assigned there) and to the table. */
+  async add(items: readonly { recordId: string; contentHash: string; vector: Float32Array }[]): Promise<void> {
+    for (const item of items) {
+      if (item.vector.length !== this.dims) fail('embed/failed', `${this.embedderId} returned a ${item.vector.length}-dimension vector.`);
+    }
+    if (items.length === 0) return;
+    const labels = this.index.add(items);
+    this.changed = true;
+    this.flat = null;
+    const rows: VectorRecord[] = items.map((item, i) => ({
+      recordId: item.recordId,
+      modelId: this.embedderId,
+      dims: this.dims,
+      vector: item.vector,
+      contentHash: item.contentHash,
+      label: labels[i]!,
+    }));
+    await this.deps.vectors.put(rows);
+  }
+
+  /** Drops records from the HNSW (their rows are removed with their chunks, or by the caller). */
+  remove(recordIds: readonly string[]): void {
+    let removed = false;
+    for (const id of recordIds) removed = this.index.remove(id) || removed;
+    if (!removed) return;
+    this.changed = true;
+    this.flat = null;
+  }
+
+  /** The `k` nearest records to a unit query vector, best first. */
+  search(query: Float32Array, k: number, mode: VectorSearchMode = 'hnsw'): ModelHit[] {
+    if (query.length !== this.dims) {
+      fail('index/failed', `A ${query.length}-dimension query cannot search the ${this.dims}-dimension index of ${this.embedderId}.`);
+    }
+    const exact = mode === 'exact' || (mode === 'auto' && this.index.count <= AUTO_EXACT_UP_TO);
+    if (!exact) return this.index.search(query, k).map((hit) => ({ recordId: hit.recordId, similarity: hit.similarity }));
+    const flat = this.flatCopy();
+    return flat.vectors.search(query, k).map((hit) => ({ recordId: flat.recordOf.get(hit.label)!, similarity: hit.similarity }));
+  }
+
+  /** Exact cosine of the query to each record that has a vector here. */
+  similarity(query: Float32Array, recordIds: readonly string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    if (query.length !== this.dims) return out;
+    for (const id of recordIds) {
+      const label = this.index.labelOf(id);
+      if (label !== undefined) out.set(id, dot(query, this.point(label)));
+    }
+    return out;
+  }
+
+  private point(label: number): Float32Array {
+    let vector = this.points.get(label);
+    if (!vector) {
+      if (this.points.size >= POINT_CACHE) this.points.clear();
+      vector = this.index.vectorOf(label);
+      this.points.set(label, vector);
+    }
+    return vector;
+  }
+
+  private flatCopy(): { vectors: FlatVectors; recordOf: Map<number, string> } {
+    if (this.flat) return this.flat;
+    const labels = this.index.labels();
+    const vectors = new FlatVectors(this.dims, Math.max(1, labels.length));
+    const recordOf = new Map<number, string>();
+    for (const label of labels) {
+      vectors.set(label, this.index.vectorOf(label));
+      recordOf.set(label, this.index.entryOf(label)!.recordId);
+    }
+    this.flat = { vectors, recordOf };
+    return this.flat;
+  }
+
+  /** Saves when anything changed since the last save. */
+  async save(): Promise<boolean> {
+    if (!this.changed) return false;
+    this.changed = false;
+    try {
+      await this.index.save();
+      return true;
+    } catch (thrown) {
+      this.changed = true;
+      throw thrown;
+    }
+  }
+
+  /** Forgets the saved index and every row of this embedder. */
+  async discard(): Promise<void> {
+    await VectorIndex.discard(this.name, this.dims, this.deps.manifests);
+    await this.deps.vectors.deleteModel(this.embedderId);
+  }
+}

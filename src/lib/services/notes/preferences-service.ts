@@ -1,0 +1,15 @@
+/** The settings a screen may change (core/api/vault-api.ts PREFERENCE_KEYS), written by the vault worker. */
+import { PREFERENCE_KEYS, type PreferenceKey, type PreferencesApi } from '../../core/api/vault-api';
+import { fail } from '../../core/errors';
+import type { SettingsShape } from '../../store/settings-repo';
+import type { Vault } from '../../store/vault';
+
+export class PreferencesService implements PreferencesApi {
+  constructor(private readonly vault: () => Promise<Vault>) {}
+
+  async setPreference(key: PreferenceKey, value: unknown): Promise<void> {
+    if (!(PREFERENCE_KEYS as readonly string[]).includes(key))
+      fail('input/invalid', `"${String(key)}" is not a setting the app's screens may change.`);
+    await (await this.vault()).settings.set(key, value as SettingsShape[typeof key]);
+  }
+}

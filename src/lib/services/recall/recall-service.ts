@@ -1,0 +1,166 @@
+/**
+ * The read path, once: the core pipeline (`recall`: intent, decomposition, hybrid retrieval,
+ * scoring, funnel) over the index's sources, the person's pins and drops, the package assembled
+ * within the target model's budget and sanitized for reading, and the reads written back. The
+ * Recall screen (through the index worker), `engram recall`, `eval locomo` and the agent tools all
+ * call `answer`; the worker's `recall` adds "the newest request wins".
+ */
+import type { Llm } from '../../core/api/llm';
+import type { ExcludedItem, RecallRequest, RecallResponse } from '../../core/api/recall-api';
+import { err, ok, VaultFailure, vaultError, type Result } from '../../core/errors';
+import { assemblePackage, type AssembledPackage } from '../../core/recall/budget';
+import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
+import type { PackageFormat } from '../../core/recall/package-format';
+import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
+import { recall, type RecallOptions } from '../../core/recall/recall';
+import type { RetrieveDeps } from '../../core/recall/retrieve';
+import type { RecallResult } from '../../core/recall/types';
+import type { Vault } from '../../store/vault';
+import { AccessWriteBack } from './access-write-back';
+import { readSanitizer } from './read-sanitizer';
+import { applyPins } from './recall-pins';
+import type { RecallSources } from './recall-sources';
+
+export const MAX_PROMPT_CHARS = 20_000;
+
+export interface RecallServiceOptions {
+  /** The language model for decomposition, intent and the fit-gate (null: model-free fallbacks). */
+  llm?: () => Llm | null;
+  /** Wall clock for recency and write-back (default Date.now). */
+  now?: () => number;
+  /** Monotonic clock for timings (default performance.now). */
+  clock?: () => number;
+  gateTimeoutMs?: number;
+  /** Where a failed access write-back is reported (it never fails a recall). */
+  onWriteBackError?: (error: unknown) => void;
+}
+
+export interface RecallQuery {
+  prompt: string;
+  /** The intent the person saw and maybe edited; derived when absent. */
+  intent?: string | null;
+  /** Always kept, as Core, even when the funnel would drop them or retrieval did not find them. */
+  pinned?: readonly string[];
+  /** Excluded by the person: never retrieved, never packaged. */
+  dropped?: readonly string[];
+}
+
+export interface PackageOptions {
+  /** A model preset id (model-windows.ts) or a custom window in tokens. Default gpt-4o. */
+  target?: string | number;
+  fraction?: number;
+  format?: PackageFormat;
+}
+
+export interface AnswerOptions extends RecallOptions {
+  package?: PackageOptions;
+  /** Write the reads back (default true; the evaluation reads an archive without touching it). */
+  writeBack?: boolean;
+  /** Wall-clock "now" for this query (default the service's clock). */
+  now?: number;
+}
+
+export interface RecallAnswer {
+  result: RecallResult;
+  /** The context package of the kept items (empty text when the vault holds nothing on this). */
+  package: AssembledPackage;
+  excluded: ExcludedItem[];
+  /** The serving embedder the vector lists and the similarity floor came from. */
+  embedderId: string;
+  documents: number;
+}
+
+export class RecallService {
+  readonly writeBack: AccessWriteBack;
+  private latest = 0;
+  private controller: AbortController | null = null;
+
+  constructor(
+    private readonly sources: RecallSources,
+    vault: Pick<Vault, 'notes'>,
+    private readonly options: RecallServiceOptions = {},
+  ) {
+    this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
+  }
+
+  /** The person's drops are never read; their pins come back marked. */
+  private store(query: RecallQuery, excluded: Map<string, CandidateRecord>): CandidateStore {
+    const dropped = new Set(query.dropped ?? []);
+    const pinned = new Set(query.pinned ?? []);
+    return {
+      get: async (ids) => {
+        const out: CandidateRecord[] = [];
+        for (const record of await this.sources.store.get(ids)) {
+          if (dropped.has(record.id)) excluded.set(record.id, record);
+          else out.push(pinned.has(record.id) ? { ...record, pinned: true } : record);
+        }
+        return out;
+      },
+    };
+  }
+
+  /** The whole read path and its package; bad input and failures come back as a Result. */
+  async answer(query: RecallQuery, options: AnswerOptions = {}): Promise<Result<RecallAnswer>> {
+    const llm = this.options.llm?.() ?? null;
+    const { package: pkg, writeBack = true, now: at, ...recallOptions } = options;
+    const target = resolveTarget(pkg?.target ?? DEFAULT_TARGET_ID);
+    if (!target) return err(vaultError('input/invalid', `Unknown target model "${String(pkg?.target)}".`));
+    if (query.prompt.length > MAX_PROMPT_CHARS) {
+      return err(vaultError('input/invalid', `The prompt is longer than ${MAX_PROMPT_CHARS} characters; shorten it.`));
+    }
+    const excluded = new Map<string, CandidateRecord>();
+    const embedder = await this.sources.queryEmbedder();
+    const deps: RetrieveDeps = { lexical: this.sources.lexical, vector: this.sources.vector, embedder, store: this.store(query, excluded) };
+    const now = at ?? (this.options.now ?? Date.now)();
+    const outcome = await recall(
+      { prompt: query.prompt, intent: query.intent ?? null },
+      { ...deps, llm, now, clock: this.options.clock ?? (() => performance.now()) },
+      { ...(this.options.gateTimeoutMs ? { gateTimeoutMs: this.options.gateTimeoutMs } : {}), ...recallOptions },
+    );
+    if (!outcome.ok) return outcome;
+    if (recallOptions.signal?.aborted) return err(vaultError('recall/cancelled', 'A newer query replaced this one.'));
+    const result = await applyPins(outcome.value, query.pinned ?? [], deps.store, now);
+    const assembled = assemblePackage(result.items, {
+      window: target.window,
+      ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
+      format: pkg?.format ?? 'markdown',
+      sanitize: readSanitizer,
+    });
+    if (writeBack) this.writeBack.push(result.accessWrites);
+    return ok({
+      result,
+      package: assembled,
+      excluded: await this.excludedItems(query.dropped ?? [], excluded),
+      embedderId: embedder.id,
+      documents: this.sources.size(),
+    });
+  }
+
+  /** The Recall screen's request: the newest wins (an older one is aborted and answers `stale`). */
+  async recall(request: RecallRequest): Promise<RecallResponse> {
+    const stale = { requestId: request.requestId, stale: true } as const;
+    if (request.requestId < this.latest) return stale;
+    this.latest = request.requestId;
+    this.controller?.abort();
+    const controller = new AbortController();
+    this.controller = controller;
+    const outcome = await this.answer(
+      { prompt: request.prompt, intent: request.intent, pinned: request.pinned, dropped: request.dropped },
+      { funnel: request.funnel, signal: controller.signal, package: { target: request.target, format: request.format } },
+    );
+    if (controller.signal.aborted || request.requestId !== this.latest) return stale;
+    if (!outcome.ok) {
+      if (outcome.error.code === 'recall/cancelled') return stale;
+      throw new VaultFailure(outcome.error);
+    }
+    return { requestId: request.requestId, stale: false, ...outcome.value };
+  }
+
+  /** The person's drops with their records (read when this query did not retrieve them). */
+  private async excludedItems(ids: readonly string[], seen: Map<string, CandidateRecord>): Promise<ExcludedItem[]> {
+    const missing = ids.filter((id) => !seen.has(id));
+    const read = missing.length ? await this.sources.store.get(missing) : [];
+    for (const record of read) seen.set(record.id, record);
+    return ids.map((id) => ({ id, record: seen.get(id) ?? null }));
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * What the recall service reads: the index's searchers, the store of retrievable records and the
+ * embedder of queries. The index service provides them (IndexService.recallSources); nothing else
+ * does, so the Recall screen, the CLI, `eval locomo` and the agent tools read the same index.
+ */
+import type { Embedder } from '../../core/api/embedder';
+import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../../core/recall/ports';
+
+export type QueryEmbedder = Pick<Embedder, 'id' | 'kind' | 'embed'>;
+
+export interface RecallSources {
+  lexical: LexicalSearcher;
+  vector: VectorSearcher;
+  store: CandidateStore;
+  /** The serving embedder, embedding queries (with its query prefix). */
+  queryEmbedder(): Promise<QueryEmbedder>;
+  /** Indexed documents now (0: nothing to search yet). */
+  size(): number;
+}

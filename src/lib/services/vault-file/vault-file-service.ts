@@ -1,0 +1,229 @@
+import type {
+  ChangeCheck,
+  ExportRequest,
+  ExportResult,
+  ExportSummary,
+  ImportReport,
+  ImportRequest,
+  SyncRequest,
+  SyncResult,
+  VaultFileApi,
+  VaultFileProgressFn,
+  VaultFileStatus,
+} from '../../core/api/vault-file';
+import { SYNC_FILE_NAME } from '../../core/api/vault-file';
+import { fail, isVaultError } from '../../core/errors';
+import type { DeriveKeyFn, KdfChoice } from '../../core/vaultfile/kdf';
+import { readVault } from '../../core/vaultfile/reader';
+import type { Vault } from '../../store/vault';
+import { exportVault, type VaultExport } from '../../store/vaultfile-export';
+import { mergeVaultFile } from '../../store/vaultfile-merge';
+import { restoreVault } from '../../store/vaultfile-restore';
+import { changedSinceMark, SNOOZE_MS, vaultFileStatus, contentFingerprint } from '../../store/vaultfile-status';
+import { vaultCounts } from '../../store/vaultfile-tables';
+import { whileHolding } from '../locks';
+import { countingStream, exportFileName, streamToBlob } from './vault-file-sinks';
+
+/**
+ * What the vault-file worker does, apart from comlink: export to a Blob or a folder, restore or
+ * merge a Blob, sync with a folder. Kept free of worker globals so Node tests run it as is.
+ * Operations take an id (for `cancel`); one runs at a time per worker, and across tabs a Web Lock
+ * (where there is one) keeps two tabs from restoring or merging at once.
+ */
+
+export interface VaultFileServiceOptions {
+  appVersion: string;
+  /** Key derivation (default: in this thread, i.e. the worker). Tests pass a fast one. */
+  deriveKey?: DeriveKeyFn;
+  /** Default KDF for encrypted exports (default: the core's Argon2id default). */
+  kdf?: KdfChoice;
+  locks?: LockManager;
+  now?: () => number;
+}
+
+export type VaultFileService = Omit<VaultFileApi, 'ready' | 'ping'>;
+
+const LOCK_NAME = 'engram-vault-file';
+
+/** A progress callback that never throws into the operation (the page may have gone away). */
+function safeProgress(onProgress: VaultFileProgressFn | undefined): VaultFileProgressFn | undefined {
+  if (!onProgress) return undefined;
+  return (progress) => {
+    try {
+      void Promise.resolve(onProgress(progress) as unknown).catch(() => undefined);
+    } catch {
+      // A progress report is never worth failing the work.
+    }
+  };
+}
+
+const BUSY = { busy: true };
+
+/** The service as a class: one method per API call, each a few lines over the store functions. */
+export class VaultFileServiceImpl implements VaultFileService {
+  private readonly now: () => number;
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly opening: Promise<Vault>,
+    private readonly options: VaultFileServiceOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async status(check: ChangeCheck): Promise<VaultFileStatus> {
+    return vaultFileStatus(await this.opening, check, this.now());
+  }
+
+  async snoozeReminder(): Promise<void> {
+    await (await this.opening).settings.set('vault.reminderSnoozedUntil', this.now() + SNOOZE_MS);
+  }
+
+  async fingerprint(): Promise<string> {
+    return contentFingerprint(await this.opening);
+  }
+
+  async exportFile(opId: string, request: ExportRequest, onProgress?: VaultFileProgressFn): Promise<ExportResult> {
+    const vault = await this.opening;
+    return this.#exclusive(opId, async (signal) => {
+      const exported = await this.#startExport(vault, request, signal, safeProgress(onProgress));
+      const { blob, bytes } = await streamToBlob(exported.stream);
+      await exported.recordDone();
+      return { ...exportSummary(exported, bytes), file: blob, fileName: exportFileName(exported.meta.exportedAt) };
+    });
+  }
+
+  async importFile(opId: string, request: ImportRequest, onProgress?: VaultFileProgressFn): Promise<ImportReport> {
+    const vault = await this.opening;
+    return this.#exclusive<ImportReport>(opId, (signal) => {
+      const common = {
+        passphrase: request.passphrase,
+        deriveKey: this.options.deriveKey,
+        signal,
+        onProgress: safeProgress(onProgress),
+        now: this.now,
+      };
+      const stream = request.file.stream() as ReadableStream<Uint8Array>;
+      return request.mode === 'restore' ? restoreVault(vault, stream, common) : mergeVaultFile(vault, stream, common);
+    });
+  }
+
+  async syncFolder(
+    opId: string,
+    folder: FileSystemDirectoryHandle,
+    request: SyncRequest,
+    onProgress?: VaultFileProgressFn,
+  ): Promise<SyncResult> {
+    const vault = await this.opening;
+    return this.#exclusive(opId, (signal) => this.#sync(vault, folder, request, signal, safeProgress(onProgress)));
+  }
+
+  async cancel(opId: string): Promise<boolean> {
+    const controller = this.running.get(opId);
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  async #exclusive<T>(opId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.running.size > 0)
+      fail('vault/failed', 'Another export or import of the vault file is running; wait for it or cancel it.', BUSY);
+    const controller = new AbortController();
+    this.running.set(opId, controller);
+    try {
+      const done = await whileHolding(this.options.locks, LOCK_NAME, async () => ({ value: await work(controller.signal) }));
+      if (!done) fail('vault/failed', 'Another tab is exporting or importing the vault file; try again when it has finished.', BUSY);
+      return done.value;
+    } finally {
+      this.running.delete(opId);
+    }
+  }
+
+  #startExport(vault: Vault, request: ExportRequest, signal: AbortSignal, onProgress?: VaultFileProgressFn): Promise<VaultExport> {
+    const encryption =
+      request.passphrase !== undefined
+        ? { passphrase: request.passphrase, kdf: request.kdf ?? this.options.kdf, deriveKey: this.options.deriveKey }
+        : undefined;
+    return exportVault(vault, {
+      vectors: request.vectors,
+      appVersion: this.options.appVersion,
+      encryption,
+      signal,
+      onProgress,
+      now: this.now,
+    });
+  }
+
+  /** The manifest's `exportedAt` of a file (reads only up to the manifest). */
+  async #exportedAtOf(file: Blob, passphrase: string | undefined): Promise<number> {
+    const events = readVault(file.stream() as ReadableStream<Uint8Array>, { passphrase, deriveKey: this.options.deriveKey });
+    try {
+      const first = await events.next();
+      if (first.done || first.value.kind !== 'manifest') return fail('vault/corrupt', 'The sync folder file has no manifest.');
+      return first.value.manifest.exportedAt;
+    } finally {
+      await events.return(undefined);
+    }
+  }
+
+  /** Merges the folder's file when it is newer than any seen here; then writes the vault when asked and needed. */
+  async #sync(
+    vault: Vault,
+    folder: FileSystemDirectoryHandle,
+    request: SyncRequest,
+    signal: AbortSignal,
+    onProgress?: VaultFileProgressFn,
+  ) {
+    const result: SyncResult = { merged: null, written: null, note: 'The folder holds no vault file yet.' };
+    const existing = await folder.getFileHandle(SYNC_FILE_NAME).then(
+      (handle) => handle.getFile(),
+      () => null,
+    );
+    if (existing) {
+      const exportedAt = await this.#exportedAtOf(existing, request.passphrase);
+      const seen = await vault.settings.get('vault.syncSeenExportedAt');
+      result.note = 'The folder holds no file newer than the last one merged or written here.';
+      if (seen === null || exportedAt > seen) {
+        const stream = existing.stream() as ReadableStream<Uint8Array>;
+        const options = { passphrase: request.passphrase, deriveKey: this.options.deriveKey, signal, onProgress, now: this.now };
+        result.merged = await mergeVaultFile(vault, stream, options);
+        result.note = null;
+        await vault.settings.set('vault.syncSeenExportedAt', exportedAt);
+      }
+    }
+    const changed = await changedSinceMark(vault.db, await vault.settings.get('vault.exportMark'), await vaultCounts(vault.db));
+    if (request.write && (!existing || changed)) {
+      const exported = await this.#startExport(vault, { vectors: false, passphrase: request.passphrase }, signal, onProgress);
+      const handle = await folder.getFileHandle(SYNC_FILE_NAME, { create: true });
+      const counted = countingStream(exported.stream);
+      // A writable writes to a swap file and replaces the old file only on close: a failure or a
+      // cancel leaves the previous file in place.
+      await counted.stream.pipeTo(await handle.createWritable());
+      await exported.recordDone();
+      await vault.settings.set('vault.syncSeenExportedAt', exported.meta.exportedAt);
+      result.written = exportSummary(exported, counted.bytes());
+    }
+    await vault.settings.set('vault.lastSyncAt', this.now());
+    return result;
+  }
+}
+
+function exportSummary(exported: VaultExport, bytes: number): ExportSummary {
+  return {
+    vaultId: exported.meta.vaultId,
+    exportedAt: exported.meta.exportedAt,
+    encrypted: exported.encrypted,
+    vectors: exported.vectors,
+    counts: exported.counts,
+    records: exported.records,
+    bytes,
+  };
+}
+
+export function createVaultFileService(opening: Promise<Vault>, options: VaultFileServiceOptions): VaultFileService {
+  return new VaultFileServiceImpl(opening, options);
+}
+
+/** Whether an error says another operation holds the vault file (a background sync can just skip). */
+export function isBusyError(error: unknown): boolean {
+  return isVaultError(error) && (error.detail as { busy?: unknown } | undefined)?.busy === true;
+}
