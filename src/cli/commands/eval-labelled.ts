@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { vaultError, VaultFailure } from '../../lib/core/errors';
+import type { Llm } from '../../lib/core/api/llm';
 import { extractConversation } from '../../lib/core/extract/driver';
 import {
   categoryMatches,
@@ -20,10 +21,22 @@ import { UsageError, type CommandResult } from '../command';
  * (tests/fixtures/extraction): every `*.json` under DIR, one conversation each. A file's split is
  * its folder relative to DIR; with several splits the report gives each beside the whole.
  */
-export const EVAL_LABELLED_USAGE = 'eval extraction --labelled <dir> [--errors] [--json]';
+export const EVAL_LABELLED_USAGE =
+  'eval extraction --labelled <dir> [--errors] [--json] [--llm-endpoint http://127.0.0.1:PORT [--model NAME]]';
+
+/** How the model fared when one was given: windows it answered, windows the rules took over (and why). */
+export interface LlmRunSummary {
+  id: string;
+  windows: number;
+  llmWindows: number;
+  fallbackWindows: number;
+  /** Error code -> windows that fell back for it. */
+  fallbackReasons: Record<string, number>;
+}
 
 export interface LabelledEvalJson extends LabelledReport {
   dir: string;
+  llm?: LlmRunSummary;
   splits?: Record<string, LabelledReport>;
   errors?: UnitError[];
 }
@@ -112,16 +125,40 @@ function reportLines(r: LabelledReport, title: string): string[] {
   ];
 }
 
+/**
+ * The model's extractor, as the app runs it (extract/driver.ts: a window the model fails falls back
+ * to the rules), tallying which windows the model answered so the report can say so.
+ */
+function llmExtractor(llm: Llm, timeoutMs: number | undefined): { extract: ConversationExtractor; summary: LlmRunSummary } {
+  const summary: LlmRunSummary = { id: llm.id, windows: 0, llmWindows: 0, fallbackWindows: 0, fallbackReasons: {} };
+  const extract: ConversationExtractor = async (messages) => {
+    const run = await extractConversation(messages, { llm, timeoutMs });
+    for (const w of run.windows) {
+      summary.windows += 1;
+      if (w.extractor === 'llm') summary.llmWindows += 1;
+      else {
+        summary.fallbackWindows += 1;
+        const code = w.fallbackReason?.code ?? 'unknown';
+        summary.fallbackReasons[code] = (summary.fallbackReasons[code] ?? 0) + 1;
+      }
+    }
+    return run.units;
+  };
+  return { extract, summary };
+}
+
 export async function runEvalLabelled(
   dir: string,
-  options: { errors: boolean; extractor?: ConversationExtractor; name?: string },
+  options: { errors: boolean; extractor?: ConversationExtractor; name?: string; llm?: Llm | null; timeoutMs?: number },
 ): Promise<CommandResult> {
   const corpus = await readLabelledCorpus(dir);
-  const extract: ConversationExtractor = options.extractor ?? (async (messages) => (await extractConversation(messages)).units);
-  const name = options.name ?? 'rule-based';
+  const viaLlm = options.llm ? llmExtractor(options.llm, options.timeoutMs) : null;
+  const extract: ConversationExtractor =
+    viaLlm?.extract ?? options.extractor ?? (async (messages) => (await extractConversation(messages)).units);
+  const name = viaLlm ? `llm:${viaLlm.summary.id}` : (options.name ?? 'rule-based');
   const scored = await extractLabelled(corpus, extract);
   const splitNames = [...new Set(scored.map((s) => s.split))];
-  const json: LabelledEvalJson = { dir, ...scoreLabelled(scored, name) };
+  const json: LabelledEvalJson = { dir, ...scoreLabelled(scored, name), ...(viaLlm ? { llm: viaLlm.summary } : {}) };
   if (splitNames.length > 1) {
     json.splits = Object.fromEntries(
       splitNames.map((split) => [
@@ -134,7 +171,14 @@ export async function runEvalLabelled(
     );
   }
   if (options.errors) json.errors = unitErrors(scored);
-  const lines = [`Extractor: ${name}; corpus ${dir}`, ...reportLines(json, 'All')];
+  const lines = [`Extractor: ${name}; corpus ${dir}`];
+  if (json.llm) {
+    const reasons = Object.entries(json.llm.fallbackReasons).map(([code, n]) => `${code} ${n}`);
+    lines.push(
+      `Model ${json.llm.id}: answered ${json.llm.llmWindows} of ${json.llm.windows} windows; the rules took ${json.llm.fallbackWindows}${reasons.length ? ` (${reasons.join(', ')})` : ''}`,
+    );
+  }
+  lines.push(...reportLines(json, 'All'));
   for (const [split, r] of Object.entries(json.splits ?? {})) lines.push(...reportLines(r, `Split ${split}`));
   for (const e of json.errors ?? []) {
     lines.push(

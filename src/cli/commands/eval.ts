@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extractConversation } from '../../lib/core/extract/driver';
+import { OpenAiCompatibleLlm } from '../../lib/models/openai-compatible-llm';
 import { evalObservationCoverage, type ObservationEvalReport } from '../../lib/core/extract/eval-observation';
 import { locomoSessions } from '../../lib/core/extract/locomo';
 import { UsageError, type Command } from '../command';
@@ -16,10 +17,17 @@ export const evalCommand: Command = {
     const [what] = argv.filter((a) => !a.startsWith('--'));
     if (what === 'locomo') return runEvalLocomo(argv);
     if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');
-    const options = optionValues(argv, ['--labelled']);
-    if (options.missing) throw new UsageError(`${options.missing} needs a folder.`);
+    const options = optionValues(argv, ['--labelled', '--llm-endpoint', '--model', '--llm-model']);
+    if (options.missing) throw new UsageError(`${options.missing} needs a value.`);
     const labelled = options.values['--labelled'];
-    if (labelled !== undefined) return runEvalLabelled(labelled, { errors: argv.includes('--errors') });
+    const endpoint = options.values['--llm-endpoint'];
+    const model = options.values['--model'] ?? options.values['--llm-model'];
+    if (labelled !== undefined) {
+      if (model !== undefined && endpoint === undefined) throw new UsageError('--model needs --llm-endpoint.');
+      const llm = endpoint ? new OpenAiCompatibleLlm({ baseUrl: endpoint, model: model ?? 'default' }) : null;
+      return runEvalLabelled(labelled, { errors: argv.includes('--errors'), llm });
+    }
+    if (endpoint !== undefined) throw new UsageError('--llm-endpoint is measured on the labelled corpus: add --labelled DIR.');
     const [, file] = options.rest.filter((a) => !a.startsWith('--'));
     if (!file) throw new UsageError('Give the LoCoMo JSON file to evaluate on.');
     const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
