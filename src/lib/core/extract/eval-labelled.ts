@@ -112,6 +112,18 @@ function eligiblePairs(gold: readonly GoldUnit[], predicted: readonly CandidateU
   return pairs;
 }
 
+/**
+ * Which gold unit each predicted unit stands for, whatever their categories: predicted index ->
+ * gold index, one-to-one by overlap. The text classifier's training labels come from it.
+ */
+export function eligibleAlignment(
+  gold: readonly GoldUnit[],
+  predicted: readonly Pick<CandidateUnit, 'text' | 'sourceMessageIds'>[],
+): Map<number, number> {
+  const units = predicted.map((p) => ({ ...p, category: 'Facts' }) as CandidateUnit);
+  return new Map(assign(eligiblePairs(gold, units, MATCH_THRESHOLD)).map((p) => [p.predicted, p.gold]));
+}
+
 /** Greedy one-to-one assignment; `prefer` ranks pairs before the score does. */
 function assign(pairs: readonly Pair[], prefer: (p: Pair) => number = () => 0): Pair[] {
   const sorted = [...pairs].sort((a, b) => prefer(b) - prefer(a) || b.score - a.score || a.gold - b.gold || a.predicted - b.predicted);

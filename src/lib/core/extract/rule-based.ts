@@ -1,19 +1,29 @@
 import { kindForCategory } from './category-match';
-import { ruleBasedSegments } from './segments';
-import type { ExtractionMessage, RawUnit } from './units';
+import { ruleBasedSegments, type Segment } from './segments';
+import type { Category, ExtractionMessage, RawUnit } from './units';
 import type { ExtractionWindow } from './windows';
 
 export { isNoise } from './noise';
 
 /**
  * The extractor used when no LLM is available: the rule-based segments (`segments.ts`) proposed
- * as raw units under the rules' category. Its output goes through the same validator as an LLM's.
+ * as raw units, each under the category `categorize` gives it (the rules' own by default; null
+ * leaves the segment out). Its output goes through the same validator as an LLM's.
  */
-export function ruleBasedUnits(window: ExtractionWindow, conversation?: readonly ExtractionMessage[]): RawUnit[] {
-  return ruleBasedSegments(window, conversation).map((segment) => ({
-    kind: kindForCategory(segment.category),
-    category: segment.category,
-    text: segment.text,
-    sourceMessageIds: [segment.messageId],
-  }));
+export type Categorizer = (segment: Segment) => Category | null;
+
+/** The rules' own category. */
+export const byRules: Categorizer = (segment) => segment.category;
+
+export function ruleBasedUnits(
+  window: ExtractionWindow,
+  conversation?: readonly ExtractionMessage[],
+  categorize: Categorizer = byRules,
+): RawUnit[] {
+  const units: RawUnit[] = [];
+  for (const segment of ruleBasedSegments(window, conversation)) {
+    const category = categorize(segment);
+    if (category) units.push({ kind: kindForCategory(category), category, text: segment.text, sourceMessageIds: [segment.messageId] });
+  }
+  return units;
 }
