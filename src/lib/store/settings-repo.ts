@@ -1,3 +1,4 @@
+import { DEFAULT_REVIEW_SIZE, type InboxReview } from '../core/curate/inbox-order';
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { LlmChoice } from '../core/api/llm-port';
 import type { VaultFileMark } from '../core/api/vault-file';
@@ -49,6 +50,8 @@ export interface SettingsShape {
   'device.recall.appendPrompt': boolean;
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
+  /** The Inbox's "review N today" queue on this device: N, and the candidate the person stopped at. */
+  'device.inbox.review': InboxReview;
 }
 
 export const SETTING_DEFAULTS: SettingsShape = {
@@ -77,6 +80,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.funnel': true,
   'device.recall.appendPrompt': false,
   'llm.choice': null,
+  'device.inbox.review': { size: DEFAULT_REVIEW_SIZE, cursorId: null },
 };
 
 /**

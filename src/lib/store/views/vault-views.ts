@@ -8,10 +8,10 @@ import type { ConversationRecord, HistoryRecord, ImportRecord, JobRecord, Messag
 import type { SettingsShape } from '../settings-repo';
 import { openVault, type Vault } from '../vault';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
-import { readInbox, type InboxGroup } from './inbox-view';
+import { readInbox, reviewedSince, type InboxGroup } from './inbox-view';
 
 export type { ConversationInsight } from './conversation-insight';
-export type { InboxGroup, InboxItem } from './inbox-view';
+export type { InboxCounts, InboxGroup, InboxItem } from './inbox-view';
 
 export interface VaultCounts {
   conversations: number;
@@ -55,9 +55,14 @@ export class VaultViews {
     return conversationInsight(this.vault, conversationId);
   }
 
-  /** Provisional candidates, grouped for the Inbox. */
+  /** Provisional candidates, grouped for the Inbox in worth order. */
   inbox(): Promise<InboxGroup[]> {
     return readInbox(this.vault);
+  }
+
+  /** Candidates reviewed in the Inbox since `since` (the "review N today" count). */
+  reviewedSince(since: number): Promise<number> {
+    return reviewedSince(this.vault, since);
   }
 
   /** Every note the Notes screen and the sweep look at (resources are documents, listed elsewhere). */
