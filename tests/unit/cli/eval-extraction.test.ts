@@ -48,10 +48,11 @@ describe('engram eval extraction', () => {
     for (const s of Object.values(report.byCategory)) expect(s.gold).toBeGreaterThan(0);
     // Regression guards at the figures docs/EXTRACT.md reports (rounded down), not targets.
     expect(report.decisionsCitingAssistant).toBe(0);
-    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.92);
-    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.9);
-    expect(train.macroF1).toBeGreaterThanOrEqual(0.88);
-    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.78);
+    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.86);
+    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.89);
+    expect(train.macroF1).toBeGreaterThanOrEqual(0.87);
+    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.8);
+    expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.62);
   });
 
   it('says which labelled file is malformed, and refuses a folder that does not exist', async () => {

@@ -9,6 +9,17 @@ const run = async (...messages: ExtractionMessage[]): Promise<CandidateUnit[]> =
 const shown = (units: CandidateUnit[]) => units.map((u) => [u.category, u.text]);
 
 describe('the decisions the old extractor missed or garbled', () => {
+  it('splits "X it is, with Y" and a splice whose subject has a present verb', async () => {
+    expect(shown(await run(say('user', 'Two panels it is, with the 800 W inverter.')))).toEqual([
+      ['Decisions', 'Two panels it is, with the 800 W inverter.'],
+    ]);
+    expect((await run(say('user', 'Scratch the smart plug idea, the inverter app shows output already.'))).map((u) => u.category)).toEqual([
+      'Decisions',
+      'Facts',
+    ]);
+    expect((await run(say('user', "We can't send artefacts to a hosted service, security won't allow it."))).length).toBe(2);
+  });
+
   it.each([
     ["We'll stay in Alfama, not Baixa.", "We'll stay in Alfama, not Baixa."],
     ["Decision: I'll buy a water fountain.", "I'll buy a water fountain."],
@@ -44,6 +55,12 @@ describe('the decisions the old extractor missed or garbled', () => {
     ["We won't use localStorage for anything.", 'negated choice'],
     ['Ghost Pro it is.', 'X it is'],
     ['I take the ProArt.', 'plain present'],
+    ['Tea over coffee.', 'X over Y'],
+    ['From tonight, lights out at 1:30.', 'from tonight'],
+    ['First package is the shared types, as you said.', 'as you said'],
+    ['We use the bus rather than the car.', 'rather than'],
+    ['Scratch the smart plug idea.', 'scratch'],
+    ["I'm going to walk the dog in the morning instead of my partner.", 'who does it, not a task'],
   ])('%s is a Decision (%s)', async (text) => {
     expect((await run(say('user', text))).map((u) => u.category)).toEqual(['Decisions']);
   });

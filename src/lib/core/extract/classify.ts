@@ -57,7 +57,7 @@ const AUXILIARY =
 const SUBJECT_VERB = /\b(?:i|we|you|he|she|they|it|that|which|who)\s+[a-z]+/iu;
 /** Words that make a verbless reply a choice: a schedule, an order, an exclusion. */
 const SCHEDULE =
-  /\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekly|daily|monthly|every|each|per|first|then|instead|only|this year|this month|from \d+(?:[.:]\d+)?\s*(?:am|pm)? to \d+(?:[.:]\d+)?\s*(?:am|pm)?|no [a-z]+)\b/iu;
+  /\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekly|daily|monthly|every|each|per|first|then|instead|only|this year|this month|from \d+(?:[.:]\d+)?\s*(?:am|pm)? to \d+(?:[.:]\d+)?\s*(?:am|pm)?|no [a-z]+|[\p{L}\p{N}-]+ over (?!the\b|a\b|an\b|\d)[\p{L}\p{N}-]+)\b/iu;
 const APPROXIMATE = /\b(?:about|around|roughly|approximately|nearly|almost)\b|~/iu;
 
 /** Common verbs in the third person ("Taste matters more to me."): a clause with one is not verbless. */
@@ -133,7 +133,9 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
     const verb = (future[2] ?? '').toLowerCase();
     // "I'll ask for €76k" chooses an amount; "I'll ask about the trial week" is a task.
     const amount = /[€$£¥]\s?\d|\d+(?:[.,]\d+)?\s?(?:k|%)(?!\p{L})/u.test(clause);
-    if (!future[1] && (timed || (TASK_VERBS.has(verb) && !amount))) return { category: 'Action Items', cue: `future-task:${verb}` };
+    // "I'm going to walk the dog in the morning instead of my partner" chooses who does it.
+    const chooses = /\binstead\b|\brather than\b/iu.test(clause);
+    if (!future[1] && !chooses && (timed || (TASK_VERBS.has(verb) && !amount))) return { category: 'Action Items', cue: `future-task:${verb}` };
     return { category: 'Decisions', cue: `future-choice:${verb}` };
   }
   if (ctx.decidedSentence || DECISION.test(clause)) return { category: 'Decisions', cue: 'decision' };

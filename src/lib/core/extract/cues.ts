@@ -56,7 +56,11 @@ export const DECISION = words(
     "(?:i|we)(?:'ll| will| shall)? (?:go|stick) (?:with|for)",
     'go with',
     "let(?:'s| us)(?! (?:see|talk|chat|think|hope|say|discuss|check|look|figure|catch up|keep \\w+ing|start with the basics)\\b)",
-    '^(?:\\S+ ){1,3}it is(?=[.!]?$)',
+    '^(?:\\S+ ){1,3}it is(?=\\s*(?:[.!,]|$))',
+    'as you (?:said|suggested|recommended|proposed)',
+    'rather than',
+    'from (?:tonight|today|tomorrow|now)',
+    'starting (?:tonight|today|tomorrow|now|next (?:week|month))',
     "it's settled",
     '(?:is|are) out',
     '(?:stays|remains)',
@@ -79,7 +83,7 @@ export const CHOICE_VERBS: ReadonlySet<string> = new Set(
   (
     'use stay take skip keep buy get go switch stick choose pick do have combine add make move drop cancel start stop rent ' +
     'set put turn run cap price limit leave swap replace try bake serve host record migrate import automate split group ' +
-    'offer charge raise lower release publish ship build adopt plant grow hire hold sell'
+    'offer charge raise lower release publish ship build adopt plant grow hire hold sell scratch'
   ).split(' '),
 );
 

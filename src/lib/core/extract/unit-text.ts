@@ -49,7 +49,7 @@ function inList(before: string): boolean {
 
 /** A comma splice ("No retries, we want real failures."): a comma, then a new subject and its verb. */
 const SPLICE =
-  /,\s+(?=(?:(?:now|then|also|but|so)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|there's|those|these)\s|(?!(?:which|who|that|what|where|when|and|but|or|so)\b)[\p{L}-]+ (?:is|are|was|were)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided|won't|can't|doesn't|don't|isn't|will|can|does|did)(?![\p{L}']))/iu;
+  /,\s+(?=(?:(?:now|then|also|but|so)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|they're|it|it's|there's|those|these)\s|(?!(?:which|who|that|what|where|when|and|but|or|so)\b)[\p{L}-]+ (?:is|are|was|were)\s|(?:my|our|his|her|their|the|last|this) [\p{L}-]+(?: [\p{L}-]+)? (?:is|are|was|were|says|said|has|have|had|wants|hates|loves|likes|runs|ended|got|went|decided|won't|can't|doesn't|don't|isn't|will|can|does|did|shows|works|needs|takes|costs|comes|goes|stays|covers|allows|gives|makes)(?![\p{L}'])|(?!(?:which|who|that|what|where|when|and|but|or|so|it)\b)[\p{L}-]+ (?:won't|can't|doesn't|isn't|wasn't|wouldn't)\s)/iu;
 const SUBORDINATE_OPENING =
   /^(?:if|since|when|because|as|for|in|with|after|before|once|while|although|though|to|at|on|from|by|given|unless|whether)\b/iu;
 
