@@ -22,7 +22,6 @@ export interface InboxFilter {
   conversationId?: string | null;
 }
 
-
 /** The undo toast: what was done, and the history entries that undo it. */
 export interface UndoOffer {
   id: number;

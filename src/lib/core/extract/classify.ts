@@ -135,7 +135,8 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
     const amount = /[€$£¥]\s?\d|\d+(?:[.,]\d+)?\s?(?:k|%)(?!\p{L})/u.test(clause);
     // "I'm going to walk the dog in the morning instead of my partner" chooses who does it.
     const chooses = /\binstead\b|\brather than\b/iu.test(clause);
-    if (!future[1] && !chooses && (timed || (TASK_VERBS.has(verb) && !amount))) return { category: 'Action Items', cue: `future-task:${verb}` };
+    if (!future[1] && !chooses && (timed || (TASK_VERBS.has(verb) && !amount)))
+      return { category: 'Action Items', cue: `future-task:${verb}` };
     return { category: 'Decisions', cue: `future-choice:${verb}` };
   }
   if (ctx.decidedSentence || DECISION.test(clause)) return { category: 'Decisions', cue: 'decision' };
