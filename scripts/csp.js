@@ -30,6 +30,7 @@ export const LOCAL_MODEL_HOSTS = /** @type {const} */ (['http://localhost:*', 'h
  * - style-src 'unsafe-inline': Svelte sets style attributes and app.html has one; styles cannot run
  *   code, and every URL a style could load is still limited to 'self' by img-src/font-src.
  * - frame-ancestors only works as a header: Kit drops it from the meta tag.
+ * - require-trusted-types-for 'script' with the three policies the app creates (trusted-types).
  *
  * @type {NonNullable<NonNullable<import('@sveltejs/kit').KitConfig['csp']>['directives']>}
  */
@@ -46,6 +47,10 @@ export const CSP_DIRECTIVES = {
   'base-uri': ['self'],
   'form-action': ['self'],
   'frame-ancestors': ['none'],
+  // Trusted Types: no string reaches an HTML or script sink unless a policy let it; the policies
+  // allowed are Svelte's, DOMPurify's and the app's default one (src/lib/trusted-types.ts).
+  'require-trusted-types-for': ['script'],
+  'trusted-types': ['default', 'svelte-trusted-html', 'dompurify'],
 };
 
 /** Directives a <meta http-equiv> policy cannot carry (browsers ignore them there). */

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import * as Comlink from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { choiceId } from '../src/lib/core/api/embedder';

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import { ImportService } from '../src/lib/services/import/import-service';
 import { openVault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../src/lib/core/api/embedder';
 import type { LlmPort } from '../src/lib/core/api/llm-port';

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import { serveWebLlm, type WorkerScopeLike } from '../src/lib/models/webllm-worker-handler';
 
 /*

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import type { QueueSnapshot } from '../src/lib/core/api/jobs';
 import type { PipelineApi } from '../src/lib/core/api/pipeline';
 import { newId } from '../src/lib/core/ids';

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
+import '../src/lib/trusted-types';
 import { version } from '../package.json';
 import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
 import { openVault } from '../src/lib/store/vault';

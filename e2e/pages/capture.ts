@@ -72,4 +72,24 @@ export class CapturePage {
         }),
     );
   }
+
+  /** Titles of the conversations stored in the vault (IndexedDB, read directly). */
+  async titles(): Promise<string[]> {
+    return this.page.evaluate(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const open = indexedDB.open('engram-vault');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const all = db.transaction('conversations', 'readonly').objectStore('conversations').getAll();
+            all.onsuccess = () => {
+              resolve((all.result as { title: string }[]).map((c) => c.title).sort());
+              db.close();
+            };
+            all.onerror = () => reject(all.error);
+          };
+        }),
+    );
+  }
 }

@@ -6,16 +6,20 @@ import { locomoSessions } from '../../lib/core/extract/locomo';
 import { UsageError, type Command } from '../command';
 import { EVAL_LOCOMO_USAGE, runEvalLocomo } from '../recall/eval-locomo-command';
 import { EVAL_LABELLED_USAGE, runEvalLabelled } from './eval-labelled';
+import { EVAL_SAFETY_USAGE, runEvalInjection, runEvalSecrets } from './eval-safety';
 import { optionValues } from './import';
 
 /** Evaluations against LoCoMo (kept in ../shared/data; never bundled) and the labelled extraction corpus. */
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate extraction (LoCoMo coverage or the labelled corpus) or recall quality.',
-  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LABELLED_USAGE} | ${EVAL_LOCOMO_USAGE}`,
+  summary:
+    'Evaluate extraction (LoCoMo coverage or the labelled corpus) or recall quality, or secret redaction and injection flags on their corpora.',
+  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LABELLED_USAGE} | ${EVAL_LOCOMO_USAGE} | ${EVAL_SAFETY_USAGE}`,
   async run(argv) {
-    const [what] = argv.filter((a) => !a.startsWith('--'));
+    const [what, corpus] = argv.filter((a) => !a.startsWith('--'));
     if (what === 'locomo') return runEvalLocomo(argv);
+    if (what === 'secrets') return runEvalSecrets(corpus);
+    if (what === 'injection') return runEvalInjection(corpus);
     if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');
     const options = optionValues(argv, ['--labelled', '--llm-endpoint', '--model', '--llm-model']);
     if (options.missing) throw new UsageError(`${options.missing} needs a value.`);

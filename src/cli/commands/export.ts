@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { assessPassphrase } from '../../lib/core/passphrase/strength';
 import { UsageError, type Command } from '../command';
 import {
   passphraseFromEnv,
@@ -25,12 +26,20 @@ JSON (--json): { "out": path, "vaultId": string, "exportedAt": ms, "encrypted": 
   "digest": canonical SHA-256 of the records in <out.engram> (equal files hold equal records) }
 On failure: { "error": { "code", "message", "detail"? } } and exit code 1 (2 for usage errors).`;
 
+/** The passphrase a written file is encrypted with: refused when it is too easy to guess. */
 export async function outputPassphrase(env: string | undefined, encrypt: boolean): Promise<string | null> {
   const fromEnv = passphraseFromEnv(env);
-  if (fromEnv !== null || !encrypt) return fromEnv;
-  const first = await promptPassphrase('Passphrase for the new file: ');
+  if (fromEnv !== null) return requireStrong(fromEnv);
+  if (!encrypt) return null;
+  const first = await requireStrong(await promptPassphrase('Passphrase for the new file: '));
   if (first !== (await promptPassphrase('Type it again: '))) throw new UsageError('The two passphrases differ.');
   return first;
+}
+
+async function requireStrong(passphrase: string): Promise<string> {
+  const hint = await assessPassphrase(passphrase);
+  if (!hint.acceptable) throw new UsageError(`That passphrase is refused. ${hint.message}`);
+  return passphrase;
 }
 
 export function describeWritten(file: WrittenVaultFile): string {

@@ -24,7 +24,7 @@ export const recallCommand: Command = {
   name: 'recall',
   summary: 'Import export files into a fresh in-memory vault, recall for a prompt and print the context package.',
   usage:
-    'recall "<prompt>" <export files...> [--json] [--format markdown|xml] [--target <model>|<tokens>] [--intent "..."] [--no-funnel] [--vectors exact|hnsw|auto]\n' +
+    'recall "<prompt>" <export files...> [--json] [--format markdown|xml] [--target <model>|<tokens>] [--intent "..."] [--no-funnel] [--vectors exact|hnsw|auto] [--flagged-lines drop|quote]\n' +
     '  or: recall "<prompt>" --vault FILE.engram [--passphrase-env VAR] [options]: recall from a stored vault file instead',
   async run(argv) {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -35,6 +35,7 @@ export const recallCommand: Command = {
       vectors: { type: 'string' },
       vault: { type: 'string' },
       'passphrase-env': { type: 'string' },
+      'flagged-lines': { type: 'string' },
     });
     const [prompt, ...paths] = positionals;
     if (!prompt?.trim()) throw new UsageError('Give the prompt to recall for (in quotes).');
@@ -42,6 +43,8 @@ export const recallCommand: Command = {
     const format = oneOf(values.format, ['markdown', 'xml'] as const, 'markdown', 'format');
     const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'hnsw', 'vectors');
     const target = targetOf(values.target);
+    // A line flagged as possible prompt injection: left out with a marker (default) or kept quoted.
+    const flaggedLines = oneOf(values['flagged-lines'], ['drop', 'quote'] as const, 'drop', 'flagged-lines');
     const source: RecallSource =
       values.vault !== undefined
         ? { kind: 'vault-file', path: values.vault, passphrase: passphraseFromEnv(values['passphrase-env']) }
@@ -61,7 +64,7 @@ export const recallCommand: Command = {
           .recaller()
           .answer(
             { prompt, ...(values.intent ? { intent: values.intent } : {}) },
-            { funnel: values['no-funnel'] !== true, package: { target, format } },
+            { funnel: values['no-funnel'] !== true, package: { target, format, flaggedLines } },
           );
         if (!outcome.ok) throw new VaultFailure(outcome.error);
         // What the vault holds (an export source's vault holds exactly what its import stored).

@@ -11,7 +11,7 @@ import {
   type ReceivedMessage,
 } from '../core/capture/protocol';
 import { vaultError, type Result } from '../core/errors';
-import { previewCapture, saveCapture, type CapturePreview, type CaptureResult } from './capture';
+import { changesExisting, previewCapture, saveCapture, type CapturePreview, type CaptureResult } from './capture';
 import { errors } from './errors.svelte';
 
 export type CaptureStatus = 'idle' | 'loading' | 'ready' | 'saving' | 'saved';
@@ -32,6 +32,10 @@ export class CaptureSession {
   result = $state<CaptureResult | null>(null);
   /** Where the shown capture came from: a chat origin, 'paste' or 'share'. */
   from = $state<string | null>(null);
+  /** The source the sending chat site's origin proved (the bookmarklet's postMessage); null for a paste or a share. */
+  verifiedSource = $state<string | null>(null);
+  /** The person ticked "change this conversation" for the shown capture. */
+  changeConfirmed = $state(false);
   /** Messages refused because of their origin or sender (they are otherwise ignored). */
   ignored = $state(0);
   /** True while this page has an opener it may be talking to. */
@@ -84,7 +88,7 @@ export class CaptureSession {
     }
     const reply: ReceivedMessage = { type: RECEIVED, ok: parsed.ok };
     (event.source as Window).postMessage(reply, event.origin);
-    void this.show(parsed, event.origin, `receiving a capture from ${event.origin}`);
+    void this.show(parsed, event.origin, `receiving a capture from ${event.origin}`, source);
   }
 
   fromPaste(text: string): Promise<void> {
@@ -97,7 +101,17 @@ export class CaptureSession {
     if (parsed) await this.show(parsed, 'share', 'reading what was shared');
   }
 
-  private async show(parsed: Result<CapturePayload>, from: string, context: string): Promise<void> {
+  /**
+   * Storing would add to, rename or reorder a conversation already in the vault that the capture's
+   * sender is not proven to be: a paste or a share (they can claim any source and id), or a chat
+   * site other than the conversation's. Then the person must tick the confirmation first.
+   */
+  get needsChangeConfirmation(): boolean {
+    const existing = this.preview?.existing;
+    return changesExisting(existing) && this.verifiedSource !== existing.source;
+  }
+
+  private async show(parsed: Result<CapturePayload>, from: string, context: string, verifiedSource: string | null = null): Promise<void> {
     if (!parsed.ok) {
       errors.report(parsed.error, context);
       return;
@@ -111,6 +125,8 @@ export class CaptureSession {
       this.payload = parsed.value;
       this.preview = preview;
       this.from = from;
+      this.verifiedSource = verifiedSource;
+      this.changeConfirmed = false;
       this.status = 'ready';
     } catch (thrown) {
       if (seq === this.seq) this.status = this.payload ? 'ready' : 'idle';
@@ -122,9 +138,13 @@ export class CaptureSession {
   async confirm(): Promise<void> {
     const payload = this.payload;
     if (!payload || this.status !== 'ready') return;
+    if (this.needsChangeConfirmation && !this.changeConfirmed) return;
+    const existing = this.preview?.existing;
+    // Shown on the preview and, when the sender is not proven, ticked by the person.
+    const changeExisting = changesExisting(existing) ? existing.conversationId : null;
     this.status = 'saving';
     try {
-      this.result = await saveCapture($state.snapshot(payload) as CapturePayload);
+      this.result = await saveCapture($state.snapshot(payload) as CapturePayload, { changeExisting });
       this.status = 'saved';
     } catch (thrown) {
       this.status = 'ready';
@@ -138,6 +158,8 @@ export class CaptureSession {
     this.preview = null;
     this.result = null;
     this.from = null;
+    this.verifiedSource = null;
+    this.changeConfirmed = false;
     this.status = 'idle';
   }
 }

@@ -1,8 +1,9 @@
-import type { CapturePreview, CaptureResult } from '../core/api/import';
+import type { CapturePreview, CaptureResult, SaveCaptureOptions } from '../core/api/import';
 import type { CapturePayload } from '../core/capture/payload';
 import { importWorker } from './import-worker';
 
-export type { CapturePreview, CapturePreviewMessage, CaptureResult } from '../core/api/import';
+export type { CapturePreview, CapturePreviewMessage, CaptureResult, ExistingConversationChange } from '../core/api/import';
+export { changesExisting } from '../core/api/import';
 
 /*
  * The capture page's seam to what stores a capture: the page produces a validated `CapturePayload`,
@@ -15,6 +16,6 @@ export function previewCapture(payload: CapturePayload): Promise<CapturePreview>
   return importWorker().call('previewCapture', [payload]);
 }
 
-export function saveCapture(payload: CapturePayload): Promise<CaptureResult> {
-  return importWorker().call('saveCapture', [payload], 10 * 60_000);
+export function saveCapture(payload: CapturePayload, options: SaveCaptureOptions = {}): Promise<CaptureResult> {
+  return importWorker().call('saveCapture', [payload, options], 10 * 60_000);
 }

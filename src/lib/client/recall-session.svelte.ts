@@ -3,6 +3,7 @@ import { describeError } from '../core/error-text';
 import type { VaultError } from '../core/errors';
 import { toVaultError } from '../core/errors';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../core/recall/model-windows';
+import type { FlaggedLinePolicy } from '../core/recall/budget';
 import type { PackageFormat } from '../core/recall/package-format';
 import { indexer } from './indexer.svelte';
 import { vaultViews } from '../store/views/vault-views';
@@ -21,6 +22,8 @@ export interface RecallPrefs {
   format: PackageFormat;
   funnel: boolean;
   appendPrompt: boolean;
+  /** Flagged lines left out of the package (default) or kept quoted. */
+  flaggedLines: FlaggedLinePolicy;
 }
 
 export const DEBOUNCE_MS = 300;
@@ -38,6 +41,7 @@ export class RecallSession {
   target = $state<string | number>(DEFAULT_TARGET_ID);
   format = $state<PackageFormat>('markdown');
   appendPrompt = $state(false);
+  flaggedLines = $state<FlaggedLinePolicy>('drop');
   pinned = $state<string[]>([]);
   dropped = $state<string[]>([]);
   answer = $state<RecallAnswer | null>(null);
@@ -66,10 +70,17 @@ export class RecallSession {
     this.format = p.format;
     this.funnel = p.funnel;
     this.appendPrompt = p.appendPrompt;
+    this.flaggedLines = p.flaggedLines === 'quote' ? 'quote' : 'drop';
   }
 
   private savePrefs(): void {
-    const p = { target: this.target, format: this.format, funnel: this.funnel, appendPrompt: this.appendPrompt };
+    const p = {
+      target: this.target,
+      format: this.format,
+      funnel: this.funnel,
+      appendPrompt: this.appendPrompt,
+      flaggedLines: this.flaggedLines,
+    };
     this.prefs.save(p).catch(() => undefined);
   }
 
@@ -117,6 +128,7 @@ export class RecallSession {
       format: this.format,
       pinned: [...this.pinned],
       dropped: [...this.dropped],
+      flaggedLines: this.flaggedLines,
     };
     this.running = true;
     try {
@@ -153,6 +165,13 @@ export class RecallSession {
 
   setFunnel(on: boolean): void {
     this.funnel = on;
+    this.savePrefs();
+    void this.run();
+  }
+
+  /** Keep flagged lines quoted in the package instead of leaving them out (remembered on this device). */
+  setFlaggedLines(policy: FlaggedLinePolicy): void {
+    this.flaggedLines = policy;
     this.savePrefs();
     void this.run();
   }
@@ -220,13 +239,14 @@ export class RecallSession {
 const vaultPrefs = {
   async load(): Promise<RecallPrefs> {
     const views = await vaultViews();
-    const [target, format, funnel, appendPrompt] = await Promise.all([
+    const [target, format, funnel, appendPrompt, flaggedLines] = await Promise.all([
       views.setting('device.recall.target'),
       views.setting('device.recall.format'),
       views.setting('device.recall.funnel'),
       views.setting('device.recall.appendPrompt'),
+      views.setting('device.recall.flaggedLines'),
     ]);
-    return { target, format, funnel, appendPrompt };
+    return { target, format, funnel, appendPrompt, flaggedLines };
   },
   async save(p: RecallPrefs): Promise<void> {
     const writer = vaultWorker();
@@ -235,6 +255,7 @@ const vaultPrefs = {
       writer.call('setPreference', ['device.recall.format', p.format]),
       writer.call('setPreference', ['device.recall.funnel', p.funnel]),
       writer.call('setPreference', ['device.recall.appendPrompt', p.appendPrompt]),
+      writer.call('setPreference', ['device.recall.flaggedLines', p.flaggedLines]),
     ]);
   },
 };

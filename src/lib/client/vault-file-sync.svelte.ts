@@ -50,12 +50,17 @@ export class SyncFolder {
     this.schedule();
   }
 
-  /** Asks for a folder (from a click), remembers it, and syncs with it at once. */
-  async choose(): Promise<void> {
+  /**
+   * Asks for a folder (from a click), remembers it, and syncs with it at once. `passphrase`: the
+   * (confirmed, strong enough) passphrase of the sync file, or null when the person turned
+   * encryption off; a new sync folder is encrypted unless they did.
+   */
+  async choose(passphrase: string | null): Promise<void> {
     const handle = await pickFolder();
     if (!handle) return;
+    await this.setEncryption(passphrase);
     await vaultWorker().call('setPreference', ['vault.syncFolder', handle]);
-    await vaultWorker().call('setPreference', ['vault.syncSeenExportedAt', null]);
+    await vaultWorker().call('setPreference', ['vault.syncSeenDigest', null]);
     this.handle = handle;
     this.name = handle.name;
     this.permission = await folderPermission(handle, true);

@@ -48,13 +48,14 @@ const busyElsewhere = (error: unknown) => isVaultError(error) && (error.detail a
 const count = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`;
 
 export function describeImport(report: ImportReport): string {
+  const notes = (report.notes ?? []).map((n) => ` ${n}`).join('');
   if (report.mode === 'restore') {
     const r = report.restored;
-    return `Restored ${count(r.conversations, 'conversation')}, ${count(r.messages, 'message')} and ${count(r.notes, 'note')} from the file.`;
+    return `Restored ${count(r.conversations, 'conversation')}, ${count(r.messages, 'message')} and ${count(r.notes, 'note')} from the file.${notes}`;
   }
-  if (report.unchanged) return 'Merged: the file held nothing new.';
+  if (report.unchanged) return `Merged: the file held nothing new.${notes}`;
   const c = report.changes;
-  return `Merged: ${c.added} added, ${c.updated} updated, ${c.deleted} deleted, ${c.history} history entries added (earlier note versions included).`;
+  return `Merged: ${c.added} added, ${c.updated} updated, ${c.deleted} deleted, ${c.history} history entries added (earlier note versions included).${notes}`;
 }
 
 /**

@@ -23,6 +23,8 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   'import/unsafe-archive': 'This archive is not a genuine export. Download the export again from the service.',
   'vault/wrong-passphrase': 'Type the passphrase again. If it is right, the file was changed or damaged: use another copy.',
   'vault/newer-format': 'Update Engram Vault (reload the page when online) and import the file again.',
+  'capture/unconfirmed':
+    'Nothing was stored. Read on the preview what the capture would change in that conversation, confirm it there, or discard the capture.',
   'llm/unavailable': 'Recall and extraction keep working without a language model; choose a model in Settings to enable it.',
 };
 

@@ -54,6 +54,7 @@ export type ErrorCode =
   | 'capture/origin'
   | 'capture/invalid'
   | 'capture/too-large'
+  | 'capture/unconfirmed'
   | 'internal/unexpected';
 
 export interface VaultError {

@@ -2,7 +2,7 @@ import { derivedRecordId } from '../core/ids';
 import type { ConversationRecord, MessageRecord, NoteRecord, Role, Source } from '../core/records';
 import { sha256Hex } from '../core/text/normalize';
 import type { VaultDb } from './schema';
-import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+import { runTx, timeoutForRows, withStoreTimeout, type TxOptions } from './transaction';
 
 /** A message ready to store: text already passed write-time safety, hash computed from it. */
 export interface IncomingMessage {
@@ -294,6 +294,18 @@ export class ImportSession {
     return true;
   }
 
+  /** The publish rewrites every staged conversation, grown message, placement and update: its timeout grows with them. */
+  publishTimeoutMs(): number {
+    return timeoutForRows(
+      this.stagedConversations + this.grownMessages.length + this.placements.size + this.updates.size + this.resources.size,
+    );
+  }
+
+  /** The rollback deletes every staged row. */
+  rollbackTimeoutMs(): number {
+    return timeoutForRows(this.stagedConversations + this.stagedMessages);
+  }
+
   /** Makes every staged row of this file visible, and applies updates to grown conversations. */
   async publish(): Promise<void> {
     await runTx(
@@ -323,13 +335,13 @@ export class ImportSession {
           });
         }
       },
-      { ...this.tx, label: 'publishing an import' },
+      { ...this.tx, timeoutMs: this.tx.timeoutMs ?? this.publishTimeoutMs(), label: 'publishing an import' },
     );
   }
 
   /** Removes every staged row of this file: the vault is as it was before the file. */
   rollback(): Promise<void> {
-    return rollbackStaged(this.db, this.stageKey, this.tx);
+    return rollbackStaged(this.db, this.stageKey, { ...this.tx, timeoutMs: this.tx.timeoutMs ?? this.rollbackTimeoutMs() });
   }
 }
 

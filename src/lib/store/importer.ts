@@ -5,8 +5,8 @@ import type { ImportEvent, ParsedConversation, ParsedResource, ParseSummary } fr
 import { parseImport, type ByteSource } from '../core/import/parse-stream';
 import { discardStored, emptyFileReport, overallStatus, totalsOf, type FileReport, type ImportReport } from '../core/import/report';
 import { ProgressTracker } from '../core/jobs/progress';
-import { applyWriteSafety, type WriteSafetyResult } from '../core/safety/write-safety';
-import { contentHash, normalizeMultiline } from '../core/text/normalize';
+import { applyWriteSafety, safeField, safeStrings, type WriteSafetyResult } from '../core/safety/write-safety';
+import { contentHash, normalizeMultiline, sha256Hex } from '../core/text/normalize';
 import { ImportSession, resourceRecordId, type IncomingConversation, type IncomingMessage } from './import-session';
 import type { Vault } from './vault';
 
@@ -54,7 +54,7 @@ export async function runImport(vault: Vault, inputs: readonly ImportInput[], op
   const now = options.now ?? Date.now;
   const id = newId('imp');
   const startedAt = now();
-  const label = inputs.map((i) => i.name).join(', ');
+  const label = safeField(inputs.map((i) => i.name).join(', '));
   await vault.imports.put({ id, startedAt, finishedAt: null, status: 'running', label, report: null });
   const release = (await options.onStarted?.(id)) ?? (() => undefined);
   const files: FileReport[] = [];
@@ -71,15 +71,17 @@ export async function runImport(vault: Vault, inputs: readonly ImportInput[], op
     release();
   }
   const report: ImportReport = { id, startedAt, finishedAt: now(), status: overallStatus(files), files, totals: totalsOf(files) };
+  // The report quotes file names, titles and parser remarks: stored (and returned) through write safety too.
+  const safeReport = safeStrings(report);
   await vault.imports.put({
     id,
     startedAt,
     finishedAt: report.finishedAt,
     status: report.status === 'partial' ? 'done' : report.status,
     label,
-    report,
+    report: safeReport,
   });
-  return report;
+  return safeReport;
 }
 
 interface FileContext {
@@ -170,27 +172,38 @@ export async function prepareConversation(
       observe(safe);
       const speaker = m.speaker ? applyWriteSafety(m.speaker).text.trim() : '';
       return {
-        externalId: m.externalId,
+        externalId: await safeExternalId(m.externalId),
         role: m.role,
         ...(speaker ? { speaker } : {}),
         text: safe.text,
         contentHash: await contentHash(safe.text),
         createdAt: m.createdAt,
-        parentExternalId: m.parentExternalId,
+        parentExternalId: m.parentExternalId === null ? null : await safeExternalId(m.parentExternalId),
         onVisiblePath: m.onVisiblePath,
         hidden: m.hidden,
         flags: safe.flags,
       };
     }),
   );
+  const title = applyWriteSafety(parsed.title);
+  observe(title);
   return {
     source: parsed.source,
-    externalId: parsed.externalId,
-    title: parsed.title,
+    externalId: await safeExternalId(parsed.externalId),
+    title: title.text,
     createdAt: parsed.createdAt,
     updatedAt: parsed.updatedAt,
     messages,
   };
+}
+
+/**
+ * An id from an export that holds a secret (a key pasted where an id belongs) is stored as a
+ * hash of itself: the same id always maps to the same hash, so re-imports still meet, and the
+ * secret is not kept.
+ */
+export async function safeExternalId(id: string): Promise<string> {
+  return safeField(id) === id ? id : `sha256:${await sha256Hex(id)}`;
 }
 
 /** Buffers safe, hashed conversations and writes them in bounded batches; tallies the report. */
@@ -216,11 +229,11 @@ class BatchWriter {
     const safe = this.safe(resource.text);
     const text = normalizeMultiline(safe.text);
     this.report.resources.found++;
-    const id = await resourceRecordId(resource.externalId);
+    const id = await resourceRecordId(await safeExternalId(resource.externalId));
     const stored = await this.session.stageResource({
       id,
       text,
-      title: resource.title,
+      title: this.safe(resource.title).text,
       category: 'Resource',
       status: 'kept',
       tier: 'resource',

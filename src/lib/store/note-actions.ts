@@ -1,11 +1,13 @@
 import { indexUpdateJob } from '../core/api/index-api';
 import type { ActionOutcome, KeepRequest } from '../core/api/vault-api';
 import { historyFor, type NoteChange } from '../core/curate/changes';
+import { liftHold } from '../core/curate/held';
 import { discardedNote, keptNote } from '../core/extract/candidate-note';
 import { fail } from '../core/errors';
 import { newId } from '../core/ids';
 import type { HistoryActor, NoteRecord } from '../core/records';
 import { contentHash } from '../core/text/normalize';
+import { safeNote } from './safe-note';
 import { runTx } from './transaction';
 import type { Vault } from './vault';
 
@@ -23,10 +25,12 @@ async function queueIndex(vault: Vault, noteIds: readonly string[], now: number)
 /** Writes `changes` (after = null deletes, with a tombstone) and one history entry each, in one transaction. */
 export async function applyNoteChanges(
   vault: Vault,
-  changes: readonly NoteChange[],
+  proposed: readonly NoteChange[],
   options: { actor: HistoryActor; now: number },
 ): Promise<ActionOutcome> {
   const { db } = vault;
+  // Whatever text a change writes passes write-time safety first (a person's edit, a proposal).
+  const changes = await Promise.all(proposed.map(async (change) => ({ ...change, after: await safeNote(change.after) })));
   const history = historyFor(changes, { now: options.now, actor: options.actor, newId: () => newId('hist') });
   await runTx(
     db,
@@ -73,7 +77,9 @@ export async function keepCandidates(vault: Vault, requests: readonly KeepReques
     const text = edits.get(note.id);
     if (text !== undefined && text.length === 0) fail('input/invalid', 'An engram needs some text: discard it instead.');
     const hash = text !== undefined && text !== note.text ? await contentHash(text) : undefined;
-    const after = keptNote(note, { now, text, contentHash: hash });
+    const kept = keptNote(note, { now, text, contentHash: hash });
+    // A person keeping it is what lets a candidate from a flagged message in (core/curate/held.ts).
+    const after = { ...kept, flags: liftHold(kept.flags) };
     const edited = after.text !== note.text;
     changes.push({
       recordId: note.id,

@@ -2,6 +2,7 @@ import { fail } from '../core/errors';
 import { newId } from '../core/ids';
 import type { HistoryActor, HistoryRecord, NoteRecord } from '../core/records';
 import type { VaultDb } from './schema';
+import { safeNote } from './safe-note';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 
 export interface ChangeReason {
@@ -27,8 +28,9 @@ export class NotesRepo {
     return withStoreTimeout(this.db.notes.get(id), { ...this.tx, label: 'reading a note' });
   }
 
-  /** Creates or replaces a note, recording the change. */
-  save(note: NoteRecord, reason: ChangeReason): Promise<HistoryRecord> {
+  /** Creates or replaces a note (through write-time safety), recording the change. */
+  async save(unsafe: NoteRecord, reason: ChangeReason): Promise<HistoryRecord> {
+    let note = await safeNote(unsafe);
     return runTx(
       this.db,
       'rw',

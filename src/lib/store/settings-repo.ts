@@ -30,7 +30,14 @@ export interface SettingsShape {
   'vault.syncEncrypted': boolean;
   /** `exportedAt` of the newest sync-folder file merged or written here: older files are not merged again. */
   'vault.syncSeenExportedAt': number | null;
+  /** SHA-256 of the sync-folder file last merged or written here: a file with another digest is merged. */
+  'vault.syncSeenDigest': string | null;
   'vault.lastSyncAt': number | null;
+  /**
+   * Record versions from vault files that were stamped beyond the clock's drift bound and were
+   * re-stamped here: `section:key` -> the future stamp (so the same version is not taken twice).
+   */
+  'vault.restamped': Record<string, string>;
   /** The active embedding model (the vault file's manifest names it); null until one is chosen. */
   'embedding.modelId': string | null;
   'jobs.paused': boolean;
@@ -48,6 +55,11 @@ export interface SettingsShape {
   'device.recall.funnel': boolean;
   /** Copy to prompt adds the typed prompt after the package. */
   'device.recall.appendPrompt': boolean;
+  /**
+   * A line flagged as possible prompt injection: left out of the package with a marker naming its
+   * source (`drop`, the default) or kept, quoted as data (`quote`).
+   */
+  'device.recall.flaggedLines': 'drop' | 'quote';
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
   /** The Inbox's "review N today" queue on this device: N, and the candidate the person stopped at. */
@@ -68,7 +80,9 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'vault.syncIntervalMinutes': null,
   'vault.syncEncrypted': false,
   'vault.syncSeenExportedAt': null,
+  'vault.syncSeenDigest': null,
   'vault.lastSyncAt': null,
+  'vault.restamped': {},
   'embedding.modelId': null,
   'jobs.paused': false,
   'storage.persistRequested': false,
@@ -79,6 +93,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.format': 'markdown',
   'device.recall.funnel': true,
   'device.recall.appendPrompt': false,
+  'device.recall.flaggedLines': 'drop',
   'llm.choice': null,
   'device.inbox.review': { size: DEFAULT_REVIEW_SIZE, cursorId: null },
 };
@@ -98,7 +113,9 @@ export const DEVICE_SETTINGS: ReadonlySet<string> = new Set([
   'vault.syncIntervalMinutes',
   'vault.syncEncrypted',
   'vault.syncSeenExportedAt',
+  'vault.syncSeenDigest',
   'vault.lastSyncAt',
+  'vault.restamped',
   'embedding.modelId',
   'jobs.paused',
   'storage.persistRequested',

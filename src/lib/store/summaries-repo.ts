@@ -1,4 +1,5 @@
 import type { StoredSummary } from '../core/api/extract-api';
+import { safeField } from '../core/safety/write-safety';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 
@@ -13,7 +14,9 @@ export async function readSummary(db: VaultDb, conversationId: string, tx: TxOpt
   return (row?.value as StoredSummary | undefined) ?? null;
 }
 
-export function writeSummary(db: VaultDb, summary: StoredSummary, tx: TxOptions = {}): Promise<void> {
+/** Stores a session summary (its text through write-time safety: a model wrote it). */
+export function writeSummary(db: VaultDb, unsafe: StoredSummary, tx: TxOptions = {}): Promise<void> {
+  const summary = { ...unsafe, text: safeField(unsafe.text) };
   return runTx(
     db,
     'rw',

@@ -27,12 +27,15 @@ export interface Vault {
   deleteRecords(table: StampedSection, ids: readonly string[], reason?: ChangeReason): Promise<number>;
 }
 
-export async function openVault(name: string = DEFAULT_DB_NAME, options: DbOptions & { tx?: TxOptions } = {}): Promise<Vault> {
+export async function openVault(
+  name: string = DEFAULT_DB_NAME,
+  options: DbOptions & { tx?: TxOptions; /** This device's clock (tests give a skewed one). */ now?: () => number } = {},
+): Promise<Vault> {
   const db = new VaultDb(name, options);
   await db.open();
   const tx = options.tx ?? {};
   const settings = new SettingsRepo(db, tx);
-  const clock = await openVaultClock(settings);
+  const clock = await openVaultClock(settings, options.now);
   return {
     db,
     conversations: new ConversationsRepo(db, tx),

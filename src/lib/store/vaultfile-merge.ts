@@ -10,6 +10,7 @@ import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfi
 import { addChanges, applyDecision, decidePage, noChanges, type IncomingTombstones, type MergeInputs } from './vaultfile-merge-rules';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
 import { Spool } from './vaultfile-spool';
+import { recordRestamped, restampPolicy } from './vaultfile-drift';
 import { fileInfo, stageVaultFile, type StagedFile } from './vaultfile-stage';
 import { tableOf, totalOf, type AnyRecord } from './vaultfile-tables';
 
@@ -47,7 +48,7 @@ const COMMIT_ORDER: readonly SectionName[] = SECTION_NAMES;
 
 export async function mergeVaultFile(vault: Vault, stream: ReadableStream<Uint8Array>, options: MergeOptions = {}): Promise<MergeReport> {
   const now = options.now ?? Date.now;
-  const staged = await stageVaultFile(stream, { ...options, operation: 'merge' });
+  const staged = await stageVaultFile(stream, { ...options, operation: 'merge', restamp: await restampPolicy(vault, now()) });
   const delta = new Spool();
   let changes: MergeChanges;
   try {
@@ -60,13 +61,22 @@ export async function mergeVaultFile(vault: Vault, stream: ReadableStream<Uint8A
     delta.clear();
   }
   if (staged.maxHlc) vault.clock.observe(staged.maxHlc);
+  const notes = await recordRestamped(vault, staged.restamped);
   const unchanged = totalOf(changes as unknown as Record<string, number>) === 0;
   if (!unchanged) {
     await queueReindex(vault, 'vault-merge', now());
     // The merged vault is in no single file yet: "changed since the last export" until the next one.
     await vault.settings.set('vault.exportMark', null);
   }
-  return { mode: 'merge', file: fileInfo(staged), changes, unchanged, skippedStaged: staged.skippedStaged };
+  return {
+    mode: 'merge',
+    file: fileInfo(staged),
+    changes,
+    unchanged,
+    skippedStaged: staged.skippedStaged,
+    restamped: staged.restamped.size,
+    notes,
+  };
 }
 
 async function tombstonesOf(spool: Spool): Promise<IncomingTombstones> {

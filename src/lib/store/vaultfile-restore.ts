@@ -6,6 +6,7 @@ import type { TxOptions } from './transaction';
 import type { Vault } from './vault';
 import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
+import { recordRestamped, restampPolicy } from './vaultfile-drift';
 import { fileInfo, stageVaultFile, type StagedFile } from './vaultfile-stage';
 import { emptyCounts, totalOf, vaultCounts } from './vaultfile-tables';
 
@@ -36,7 +37,7 @@ export interface RestoreOptions {
 export async function restoreVault(vault: Vault, stream: ReadableStream<Uint8Array>, options: RestoreOptions = {}): Promise<RestoreReport> {
   const now = options.now ?? Date.now;
   const replaced = await vaultCounts(vault.db, options.tx);
-  const staged = await stageVaultFile(stream, { ...options, operation: 'restore' });
+  const staged = await stageVaultFile(stream, { ...options, operation: 'restore', restamp: await restampPolicy(vault, now()) });
   let restored: VaultCounts;
   try {
     restored = await commitRestore(vault, staged, options);
@@ -44,9 +45,18 @@ export async function restoreVault(vault: Vault, stream: ReadableStream<Uint8Arr
     staged.spool.clear();
   }
   if (staged.maxHlc) vault.clock.observe(staged.maxHlc);
+  const notes = await recordRestamped(vault, staged.restamped);
   await queueReindex(vault, 'vault-restore', now());
   await vault.settings.set('vault.exportMark', { at: staged.manifest.exportedAt, hlc: staged.maxHlc, counts: restored });
-  return { mode: 'restore', file: fileInfo(staged), replaced, restored, skippedStaged: staged.skippedStaged };
+  return {
+    mode: 'restore',
+    file: fileInfo(staged),
+    replaced,
+    restored,
+    skippedStaged: staged.skippedStaged,
+    restamped: staged.restamped.size,
+    notes,
+  };
 }
 
 async function commitRestore(vault: Vault, staged: StagedFile, options: RestoreOptions): Promise<VaultCounts> {

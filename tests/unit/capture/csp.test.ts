@@ -26,6 +26,8 @@ describe('Content-Security-Policy', () => {
       'base-uri': ['self'],
       'form-action': ['self'],
       'frame-ancestors': ['none'],
+      'require-trusted-types-for': ['script'],
+      'trusted-types': ['default', 'svelte-trusted-html', 'dompurify'],
     });
     expect(CSP_DIRECTIVES['script-src']).not.toContain('unsafe-inline');
     expect(CSP_DIRECTIVES['script-src']).not.toContain('unsafe-eval');

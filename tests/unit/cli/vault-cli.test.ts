@@ -128,10 +128,21 @@ describe('engram export / merge', () => {
     );
   });
 
+  it('refuses a weak passphrase for a file it writes, saying why (issue 14)', async () => {
+    const a = await storeFile('weak.engram', (v) => putState(v, sampleVault()));
+    for (const weak of ['password', 'P@ssw0rd2024']) {
+      process.env.ENGRAM_WEAK = weak;
+      const refused = await cli('export', join(dir, 'weak-out.engram'), '--vault', a.path, '--passphrase-env', 'ENGRAM_WEAK');
+      expect(refused.code).toBe(2);
+      expect((refused.json.error as { message?: string } | undefined)?.message).toMatch(/That passphrase is refused\. Too easy to guess/u);
+      expect((await readdir(dir)).includes('weak-out.engram')).toBe(false);
+    }
+  });
+
   it('passphrases never come from the command line: a missing variable is a usage error; a wrong one imports nothing', async () => {
     const a = await storeFile('pp.engram', (v) => putState(v, sampleVault()));
     expect((await cli('export', join(dir, 'x.engram'), '--vault', a.path, '--passphrase-env', 'ENGRAM_UNSET_VARIABLE')).code).toBe(2);
-    process.env.ENGRAM_TEST_PASSPHRASE = 'right';
+    process.env.ENGRAM_TEST_PASSPHRASE = 'maple moss lantern bridge';
     await cli('export', join(dir, 'enc.engram'), '--vault', a.path, '--passphrase-env', 'ENGRAM_TEST_PASSPHRASE');
     process.env.ENGRAM_WRONG = 'wrong';
     const wrong = await cli('export', join(dir, 'y.engram'), '--vault', join(dir, 'enc.engram'), '--vault-passphrase-env', 'ENGRAM_WRONG');

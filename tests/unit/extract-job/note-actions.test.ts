@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { INDEX_JOBS, type IndexUpdatePayload } from '../../../src/lib/core/api/index-api';
+import { HELD_FLAG, withSourceFlags } from '../../../src/lib/core/curate/held';
 import { inDefaultRetrieval } from '../../../src/lib/core/curate/provenance';
 import { planSweep } from '../../../src/lib/core/curate/sweep';
 import { sweepInputFrom } from '../../../src/lib/core/curate/sweep-input';
@@ -8,6 +9,7 @@ import { contentHash } from '../../../src/lib/core/text/normalize';
 import { applyNoteChanges, discardCandidates, keepCandidates, undoChanges } from '../../../src/lib/store/note-actions';
 import type { Vault } from '../../../src/lib/store/vault';
 import { readCandidates } from '../../../src/lib/services/index/candidates';
+import { isIndexedNote } from '../../../src/lib/services/index/documents';
 import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { freshVault, GARDEN_TRANSCRIPT, importText } from './helpers';
 
@@ -133,5 +135,45 @@ describe('supersession and the cleaning sweep', () => {
     await keepCandidates(v, [], T + 2);
     await v.notes.save({ ...note, text: 'changed meanwhile' }, { actor: 'user', action: 'edit', why: 'test', at: T + 3 });
     await expect(applyNoteChanges(v, [change], { actor: 'curator', now: T + 4 })).rejects.toMatchObject({ code: 'store/conflict' });
+  });
+});
+
+describe('a candidate held because it came from a flagged message', () => {
+  it('stays out of retrieval whatever sets it kept, until a person keeps it in the Inbox (the flags stay, the hold goes)', async () => {
+    const { v, notes } = await withCandidates();
+    const target = notes[0]!;
+    // Held the way extraction holds a candidate citing a flagged message.
+    const held: NoteRecord = { ...target, flags: withSourceFlags(target.flags, [['injection:ignore-instructions']]) };
+    await v.db.notes.put(held);
+    const stored = (await v.db.notes.get(held.id))!;
+
+    // Kept by anything but a person's keep (here a curation change applied as is): still not retrievable.
+    const promoted = await applyNoteChanges(
+      v,
+      [
+        {
+          recordId: held.id,
+          action: 'promote',
+          why: 'test',
+          before: stored,
+          after: { ...stored, status: 'kept', keptAt: T, updatedAt: T },
+        },
+      ],
+      { actor: 'curator', now: T },
+    );
+    const keptButHeld = (await v.db.notes.get(held.id))!;
+    expect(keptButHeld).toMatchObject({ status: 'kept' });
+    expect(keptButHeld.flags).toContain(HELD_FLAG);
+    expect(isIndexedNote(keptButHeld)).toBe(false);
+    expect(await readCandidates(v, [held.id])).toEqual([]);
+
+    // Back in the Inbox, a person keeps it: it is retrievable, and still says what was found.
+    await undoChanges(v, promoted.historyIds, T + 1_000);
+    await keepCandidates(v, [{ id: held.id }], T + 2_000);
+    const kept = (await v.db.notes.get(held.id))!;
+    expect(kept.flags).not.toContain(HELD_FLAG);
+    expect(kept.flags).toContain('injection:ignore-instructions');
+    expect(isIndexedNote(kept)).toBe(true);
+    expect((await readCandidates(v, [held.id])).map((c) => c.id)).toEqual([held.id]);
   });
 });

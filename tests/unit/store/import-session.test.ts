@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { ImportSession, rollbackStaged, type IncomingConversation, type IncomingMessage } from '../../../src/lib/store/import-session';
+import { DEFAULT_TX_TIMEOUT_MS, timeoutForRows, TX_MS_PER_ROW } from '../../../src/lib/store/transaction';
 import type { VaultDb } from '../../../src/lib/store/schema';
 import { freshDb } from '../../factories/db';
 
@@ -171,6 +172,25 @@ describe('ImportSession', () => {
     expect(outcome).toMatchObject({ messages: { found: 2, stored: 1, existing: 1 }, otherBranches: 1 });
     const visible = (await db.messages.orderBy('[conversationId+ordinal]').toArray()).filter((m) => m.branch.onVisiblePath);
     expect(visible.map((m) => m.text)).toEqual(['q', 'new answer']);
+    db.close();
+  });
+});
+
+describe('publish and rollback timeouts (issue 14)', () => {
+  it('grow with the rows the transaction writes instead of a fixed 30 s', async () => {
+    const db = freshDb();
+    const small = new ImportSession(db, 'imp_s/0', stamp);
+    await small.add([await conversation('c0', ['one message'])]);
+    const big = new ImportSession(db, 'imp_b/0', stamp);
+    await big.add(await Promise.all(Array.from({ length: 200 }, (_, i) => conversation(`c${i + 1}`, [`message ${i}`, `reply ${i}`]))));
+    expect(small.publishTimeoutMs()).toBe(timeoutForRows(1));
+    expect(big.publishTimeoutMs()).toBe(timeoutForRows(200));
+    expect(big.publishTimeoutMs()).toBeGreaterThan(small.publishTimeoutMs());
+    expect(big.rollbackTimeoutMs()).toBe(timeoutForRows(200 + 400));
+    expect(timeoutForRows(0)).toBe(DEFAULT_TX_TIMEOUT_MS);
+    expect(timeoutForRows(1_000_000)).toBe(DEFAULT_TX_TIMEOUT_MS + 1_000_000 * TX_MS_PER_ROW);
+    await big.publish();
+    await small.rollback();
     db.close();
   });
 });

@@ -11,8 +11,8 @@ import { closeVault, fastTestKdf, openTestVault, putState, stampAt } from './hel
 
 const CANARY = 'CANARY-q8Zr2-never-in-plaintext-7c1e';
 
-function service(vault: Vault) {
-  return createVaultFileService(Promise.resolve(vault), { appVersion: '0.1.0-test', deriveKey: fastTestKdf, kdf: MIN_ARGON2ID });
+function service(vault: Vault, now?: () => number) {
+  return createVaultFileService(Promise.resolve(vault), { appVersion: '0.1.0-test', deriveKey: fastTestKdf, kdf: MIN_ARGON2ID, now });
 }
 
 async function vaultWithCanary(): Promise<Vault> {
@@ -115,6 +115,32 @@ describe('the vault-file worker service', () => {
     expect(again).toMatchObject({ merged: null, written: null, note: expect.stringContaining('no file newer') });
     await closeVault(deviceA);
     await closeVault(deviceB);
+  });
+
+  it("merges the other device's file whenever its content differs, even when that device's clock is behind (issue 14)", async () => {
+    const { folder } = memoryFolder();
+    const ahead = await openTestVault();
+    const behind = await openTestVault();
+    const aheadNow = () => 1_900_000_000_000;
+    const behindNow = () => 1_700_000_000_000;
+    await putState(ahead, { notes: [note({ id: 'note-a', text: 'From the device whose clock is ahead.', hlc: stampAt(10, 'a') })] });
+    expect((await service(ahead, aheadNow).syncFolder('s1', folder, { write: true })).written).not.toBeNull();
+    const atBehind = await service(behind, behindNow).syncFolder('s2', folder, { write: false });
+    expect(atBehind.merged?.changes.added).toBeGreaterThanOrEqual(1);
+    expect(await behind.notes.get('note-a')).toBeDefined();
+    await putState(behind, {
+      notes: [note({ id: 'note-b', text: 'Written later on the device whose clock is behind.', hlc: stampAt(20, 'b') })],
+    });
+    const written = await service(behind, behindNow).syncFolder('s3', folder, { write: true });
+    // Its file says it was exported long before the one the first device wrote and saw...
+    expect(written.written!.exportedAt).toBeLessThan(aheadNow());
+    // ...and is merged all the same: its digest differs from the last one seen there.
+    const back = await service(ahead, aheadNow).syncFolder('s4', folder, { write: false });
+    expect(back.merged).not.toBeNull();
+    expect(await ahead.notes.get('note-b')).toBeDefined();
+    expect((await service(ahead, aheadNow).syncFolder('s5', folder, { write: false })).merged).toBeNull();
+    await closeVault(ahead);
+    await closeVault(behind);
   });
 
   it('queues an index rebuild after a restore or merge; the fingerprint it shows leaves the index out', async () => {

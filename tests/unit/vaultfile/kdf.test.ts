@@ -72,6 +72,22 @@ describe('key derivation', () => {
     expect(ARGON2ID_DEFAULT).toMatchObject({ memoryKiB: 65_536, iterations: 3, parallelism: 1 });
   });
 
+  it('caps what an unauthenticated header may ask for at 4x the default cost (issue 14)', () => {
+    const salt = toBase64(new Uint8Array(16));
+    const argon = (memoryKiB: number, iterations: number, parallelism = 1) =>
+      checkKdfParams({ name: 'argon2id', memoryKiB, iterations, parallelism, salt });
+    // The crafted header of the review: 1 GiB x 64 passes.
+    expect(argon(1_048_576, 64)).toMatchObject({ ok: false });
+    // Exactly 4x the default (64 MiB x 3) is allowed, in memory or in passes; a step more is not.
+    expect(argon(4 * 65_536, 3).ok).toBe(true);
+    expect(argon(65_536, 12).ok).toBe(true);
+    expect(argon(4 * 65_536, 4)).toMatchObject({ ok: false, reason: expect.stringMatching(/4x the default/u) });
+    expect(argon(4 * 65_536 + 1, 2).ok).toBe(false);
+    expect(argon(65_536, 3, 5).ok).toBe(false);
+    expect(checkKdfParams({ name: 'pbkdf2-sha256', iterations: 4 * 600_000, salt }).ok).toBe(true);
+    expect(checkKdfParams({ name: 'pbkdf2-sha256', iterations: 4 * 600_000 + 1, salt }).ok).toBe(false);
+  });
+
   it('draws a fresh 16-byte salt per export from the injected randomness', () => {
     const params = newKdfParams(ARGON2ID_DEFAULT, (n) => new Uint8Array(n).fill(7));
     expect(params).toEqual({ ...ARGON2ID_DEFAULT, salt: toBase64(new Uint8Array(16).fill(7)) });

@@ -3,7 +3,7 @@
  * comes back (the read path's result, the assembled package, and what the person pinned or dropped).
  * Plain data both ways, so it crosses postMessage as is.
  */
-import type { AssembledPackage } from '../recall/budget';
+import type { AssembledPackage, FlaggedLinePolicy } from '../recall/budget';
 import type { PackageFormat } from '../recall/package-format';
 import type { CandidateRecord } from '../recall/ports';
 import type { RecallResult } from '../recall/types';
@@ -23,6 +23,11 @@ export interface RecallRequest {
   pinned: string[];
   /** Excluded by the person: never retrieved, never packaged. */
   dropped: string[];
+  /**
+   * A line flagged as possible prompt injection is left out of the package with a marker naming
+   * its source (`drop`, the default) or kept, quoted as data (`quote`: the person's setting).
+   */
+  flaggedLines?: FlaggedLinePolicy;
 }
 
 /** An item the person dropped, so the screen can name it and offer to bring it back. */

@@ -84,6 +84,10 @@ export interface RestoreReport {
   restored: VaultCounts;
   /** Rows of unfinished imports found in the file and left out. */
   skippedStaged: number;
+  /** Records stamped beyond the clock's drift bound, re-stamped to this device's clock. */
+  restamped: number;
+  /** Lines for the person (what was odd about the file and what was done about it). */
+  notes: string[];
 }
 
 export interface MergeChanges {
@@ -106,6 +110,10 @@ export interface MergeReport {
   /** True when the file added nothing (merging it again is a no-op). */
   unchanged: boolean;
   skippedStaged: number;
+  /** Records stamped beyond the clock's drift bound, re-stamped to this device's clock. */
+  restamped: number;
+  /** Lines for the person (what was odd about the file and what was done about it). */
+  notes: string[];
 }
 
 export type ImportReport = RestoreReport | MergeReport;

@@ -1,3 +1,4 @@
+import type { TrustedHTML } from 'trusted-types/lib';
 import type { Config, DOMPurify } from 'dompurify';
 import { Marked, type Tokens } from 'marked';
 
@@ -118,4 +119,19 @@ export function createMarkdownRenderer(purify: DOMPurify): MarkdownRenderer {
     const html = marked.parse(markdown, { async: false });
     return purifier.sanitize(html, PURIFY_CONFIG);
   };
+}
+
+/**
+ * The same renderer for the page, which runs under Trusted Types (`require-trusted-types-for
+ * 'script'`): the sanitized HTML comes back as a TrustedHTML made by DOMPurify's own policy, the
+ * only HTML an innerHTML sink there accepts (a string is refused by the app's default policy).
+ * Where the browser has no Trusted Types it is a plain string, as before.
+ */
+/** Sanitized HTML: a TrustedHTML made by DOMPurify's policy where the browser has Trusted Types. */
+export type SafeHtmlValue = string | TrustedHTML;
+
+export function createTrustedMarkdownRenderer(purify: DOMPurify): (markdown: string) => SafeHtmlValue {
+  const marked = markdownParser();
+  const purifier = configurePurifier(purify);
+  return (markdown: string) => purifier.sanitize(marked.parse(markdown, { async: false }), { ...PURIFY_CONFIG, RETURN_TRUSTED_TYPE: true });
 }

@@ -1,4 +1,5 @@
 import type { NoteRecord } from '../records';
+import { isHeld } from './held';
 import { provenanceOf } from './provenance';
 
 /**
@@ -51,7 +52,12 @@ export function classifyNote(note: NoteRecord, signals: CuratorSignals, policy: 
   const idle = signals.now - lastTouch;
   const age = signals.now - note.createdAt;
 
+  // Extracted from a flagged message: only a person keeping it in the Inbox lets it in (held.ts),
+  // so the curator never proposes keeping it (it may still propose pruning it).
+  const held = note.status === 'provisional' && isHeld(note);
+  const waits = 'from a flagged message: waits for a person to keep it';
   if (note.pinned) {
+    if (held) return { class: 'keep', reasons: [`pinned, but ${waits}`] };
     if (note.status === 'provisional') return { class: 'promote', reasons: ['pinned by the person'] };
     return { class: 'keep', reasons: ['pinned: never archived or pruned'] };
   }
@@ -63,10 +69,11 @@ export function classifyNote(note: NoteRecord, signals: CuratorSignals, policy: 
   }
   if (signals.contradicted) return { class: 'archive', reasons: ['contradicted by a newer kept note'] };
   if (note.status === 'provisional' || note.status === 'discarded') {
-    if (note.status === 'provisional' && note.accessCount >= policy.promoteMinAccess) {
+    const promotable = note.status === 'provisional' && !held;
+    if (promotable && note.accessCount >= policy.promoteMinAccess) {
       return { class: 'promote', reasons: [`read ${note.accessCount} times`] };
     }
-    if (note.status === 'provisional' && note.confidence >= policy.promoteMinConfidence && provenanceOf({ ...note, status: 'kept' }) >= 1) {
+    if (promotable && note.confidence >= policy.promoteMinConfidence && provenanceOf({ ...note, status: 'kept' }) >= 1) {
       return { class: 'promote', reasons: [`confidence ${note.confidence}`] };
     }
     if (
@@ -76,7 +83,7 @@ export function classifyNote(note: NoteRecord, signals: CuratorSignals, policy: 
     ) {
       return { class: 'prune', reasons: [`${note.status}, never read, ${Math.round(age / DAY)} days old, confidence ${note.confidence}`] };
     }
-    return { class: 'keep', reasons: ['awaiting review'] };
+    return { class: 'keep', reasons: [held ? waits : 'awaiting review'] };
   }
   if (idle >= policy.archiveIdleMs && note.accessCount < policy.archiveMaxAccess) {
     return { class: 'archive', reasons: [`not read in ${Math.round(idle / DAY)} days (read ${note.accessCount} times)`] };

@@ -79,7 +79,7 @@ export function candidateNote(input: CandidateNoteInput): NoteRecord {
     lastAccessedAt: null,
     pinned: false,
     contentHash: input.contentHash,
-    flags: candidateFlags(unit.text, decision.proposal, unit.repairs),
+    flags: [...new Set([...candidateFlags(unit.text, decision.proposal, unit.repairs), ...(unit.flags ?? [])])],
     review,
   };
 }

@@ -2,6 +2,7 @@ import type { Llm } from '../api/llm';
 import { isVaultError, toVaultError, VaultFailure, type VaultError } from '../errors';
 import type { Role } from '../records';
 import { hashBasis } from '../text/normalize';
+import { applyWriteSafety } from '../safety/write-safety';
 import { parseExtractionOutput } from './parse-output';
 import { buildExtractionPrompt, citableLabels } from './prompt';
 import { ruleBasedUnits, type Categorizer } from './rule-based';
@@ -107,6 +108,10 @@ export async function extractConversation(messages: readonly ExtractionMessage[]
     const roles = new Map<string, Role>(citable.map((m) => [m.id, m.role]));
     const result = validateUnits(proposed, { roles });
     for (const unit of result.accepted) {
+      // Model output is untrusted text like any other: redacted and flagged before it can be stored.
+      const safe = applyWriteSafety(unit.text);
+      unit.text = safe.text;
+      if (safe.flags.length > 0) unit.flags = safe.flags;
       const key = `${unit.category}|${hashBasis(unit.text)}`;
       const earlier = seen.get(key);
       if (earlier) {

@@ -94,6 +94,8 @@ export interface CandidateUnit {
   sourceMessageIds: string[];
   /** Repairs applied (empty when the unit passed unchanged). */
   repairs: ValidationNote[];
+  /** Write-time safety flags of the unit's own text (a model may echo an injection). */
+  flags?: string[];
 }
 
 export interface RejectedUnit {

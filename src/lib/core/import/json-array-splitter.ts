@@ -69,7 +69,7 @@ export class JsonArraySplitter {
   private count = 0;
 
   /** @param maxElementChars an element longer than this is refused (bounded memory). */
-  constructor(private readonly maxElementChars = 256 * 1024 * 1024) {}
+  constructor(private readonly maxElementChars = 32 * 1024 * 1024) {}
 
   /** Elements completed so far. */
   get elements(): number {

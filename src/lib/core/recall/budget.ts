@@ -24,8 +24,17 @@ import {
 import type { CandidateRecord } from './ports';
 import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
 
-/** Read-time sanitizer (src/lib/core/safety/sanitize-read.ts once wired). */
-export type Sanitizer = (text: string) => { text: string; flags: string[] };
+/** What happens to a line the read-time sanitizer flags as possible prompt injection. */
+export type FlaggedLinePolicy = 'drop' | 'quote';
+
+/** Where a text comes from (named in the marker of a dropped line) and what to do with flagged lines. */
+export interface SanitizeContext {
+  source: string;
+  flaggedLines: FlaggedLinePolicy;
+}
+
+/** Read-time sanitizer (src/lib/core/safety/sanitize-read.ts through the worker's adapter). */
+export type Sanitizer = (text: string, context: SanitizeContext) => { text: string; flags: string[] };
 
 /** The top items by rank are Core: what the person asked for most directly. */
 export const DEFAULT_CORE_COUNT = 3;
@@ -57,7 +66,11 @@ export interface AssembleOptions {
   coreCount?: number;
   /** Per-record overrides from the screen (e.g. a pinned item made Core). */
   tierOverrides?: Readonly<Record<string, BudgetTier>>;
+  /** Flagged lines are dropped (default) or kept quoted. */
+  flaggedLines?: FlaggedLinePolicy;
 }
+
+const isInjection = (flag: string) => flag.startsWith('injection:');
 
 export function assignBudgetTier(record: Pick<CandidateRecord, 'pinned' | 'text'>, rank: number, coreCount: number): BudgetTier {
   if (record.pinned || rank < coreCount) return 'core';
@@ -75,9 +88,12 @@ interface Slot {
 
 function prepare(items: readonly { record: CandidateRecord }[], options: AssembleOptions): PackageEntry[] {
   const coreCount = options.coreCount ?? DEFAULT_CORE_COUNT;
+  const flaggedLines = options.flaggedLines ?? 'drop';
   const entries = items.map(({ record }, rank): PackageEntry => {
-    const text = options.sanitize(record.text);
-    const title = record.sourceTitle === null ? null : options.sanitize(record.sourceTitle);
+    const title = record.sourceTitle === null ? null : options.sanitize(record.sourceTitle, { source: record.id, flaggedLines });
+    // A dropped line's marker names the source by its title, unless the title itself was flagged.
+    const source = title && !title.flags.some(isInjection) ? `${title.text} (${record.tier})` : `${record.tier} ${record.id}`;
+    const text = options.sanitize(record.text, { source, flaggedLines });
     const budgetTier = options.tierOverrides?.[record.id] ?? assignBudgetTier({ pinned: record.pinned, text: text.text }, rank, coreCount);
     const flags = [...new Set([...text.flags, ...(title?.flags ?? [])])].sort();
     return {

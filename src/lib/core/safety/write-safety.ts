@@ -26,3 +26,21 @@ export function applyWriteSafety(text: string): WriteSafetyResult {
   }
   return { text: redacted.text, redactions: redacted.redactions, flags: [...new Set(flags)], hiddenRemoved: hidden.removed };
 }
+
+/** The safe form of a short field (a title, a label, a file name): secrets redacted, hidden characters gone. */
+export function safeField(text: string): string {
+  return applyWriteSafety(text).text;
+}
+
+/**
+ * Every string inside a JSON-like value (an import report, a summary) through `safeField`; other
+ * values kept. Reports quote titles, file names and parser remarks, so they may carry a key too.
+ */
+export function safeStrings<T>(value: T): T {
+  if (typeof value === 'string') return safeField(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => safeStrings(v)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, safeStrings(v)])) as T;
+  }
+  return value;
+}

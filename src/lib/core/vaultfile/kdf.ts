@@ -37,10 +37,18 @@ export type KdfParams = Argon2idParams | Pbkdf2Params;
 export type KdfChoice = Omit<Argon2idParams, 'salt'> | Omit<Pbkdf2Params, 'salt'>;
 
 export const ARGON2ID_MINIMUM = { memoryKiB: 19_456, iterations: 2, parallelism: 1 } as const;
-export const ARGON2ID_MAXIMUM = { memoryKiB: 1_048_576, iterations: 64, parallelism: 16 } as const;
 export const ARGON2ID_DEFAULT: Omit<Argon2idParams, 'salt'> = { name: 'argon2id', memoryKiB: 65_536, iterations: 3, parallelism: 1 };
+/**
+ * The ceiling an unauthenticated header may ask for: at most 4x the default cost (memory x
+ * passes: 256 MiB x 3, or 128 MiB x 6, ...), at most 256 MiB of memory (what a tab can allocate
+ * next to the app) and 4 lanes. Before the key is derived nothing in the header is authenticated,
+ * so a crafted file asking for 1 GiB x 64 passes would hang or crash the tab.
+ */
+export const KDF_MAX_COST_FACTOR = 4;
+export const ARGON2ID_MAXIMUM = { memoryKiB: 4 * 65_536, iterations: 4 * 3, parallelism: 4 } as const;
+export const ARGON2ID_MAX_COST = KDF_MAX_COST_FACTOR * ARGON2ID_DEFAULT.memoryKiB * ARGON2ID_DEFAULT.iterations;
 export const PBKDF2_MIN_ITERATIONS = 600_000;
-export const PBKDF2_MAX_ITERATIONS = 20_000_000;
+export const PBKDF2_MAX_ITERATIONS = KDF_MAX_COST_FACTOR * PBKDF2_MIN_ITERATIONS;
 export const PBKDF2_DEFAULT: Omit<Pbkdf2Params, 'salt'> = { name: 'pbkdf2-sha256', iterations: PBKDF2_MIN_ITERATIONS };
 export const SALT_BYTES = 16;
 export const KEY_BYTES = 32;
@@ -74,6 +82,8 @@ export function checkKdfParams(value: unknown): { ok: true; params: KdfParams } 
     // Argon2 needs at least 8 KiB per lane.
     if ((value.memoryKiB as number) < 8 * (value.parallelism as number))
       return { ok: false, reason: 'Argon2id memory is below 8 KiB per lane' };
+    if ((value.memoryKiB as number) * (value.iterations as number) > ARGON2ID_MAX_COST)
+      return { ok: false, reason: `Argon2id cost (memory x passes) is above ${KDF_MAX_COST_FACTOR}x the default` };
     return { ok: true, params: value as unknown as Argon2idParams };
   }
   if (value.name === 'pbkdf2-sha256') {

@@ -1,16 +1,66 @@
-import type { CapturePreview, CaptureResult } from '../../core/api/import';
+import {
+  changesExisting,
+  type CapturePreview,
+  type CaptureResult,
+  type ExistingConversationChange,
+  type SaveCaptureOptions,
+} from '../../core/api/import';
 import { captureToParsed } from '../../core/capture/to-parsed';
 import type { CapturePayload } from '../../core/capture/payload';
+import { fail } from '../../core/errors';
 import { parsedEvents } from '../../core/import/parsed-events';
-import { applyWriteSafety } from '../../core/safety/write-safety';
-import { conversationRecordId, messageRecordId, resourceRecordId } from '../../store/import-session';
+import { applyWriteSafety, safeField } from '../../core/safety/write-safety';
+import { conversationRecordId, messageRecordId, resourceRecordId, type IncomingConversation } from '../../store/import-session';
 import { queueAfterPublish } from '../../store/extract-queue';
 import { prepareConversation, runImport, type ImportOptions } from '../../store/importer';
 import type { Vault } from '../../store/vault';
 
 export interface CaptureSink {
   preview(payload: CapturePayload): Promise<CapturePreview>;
-  save(payload: CapturePayload): Promise<CaptureResult>;
+  save(payload: CapturePayload, options?: SaveCaptureOptions): Promise<CaptureResult>;
+}
+
+/**
+ * What storing `incoming` would do to the conversation `conversationId` when the vault holds it
+ * already, by the importer's own rules (store/import-session.ts `stageConversation` and `publish`):
+ * a message whose id the conversation lacks is added; a stored one at another position or branch
+ * is moved; the title changes to the capture's when anything is added. Null when there is no such
+ * conversation.
+ */
+async function existingChange(
+  vault: Vault,
+  incoming: IncomingConversation,
+  conversationId: string,
+): Promise<ExistingConversationChange | null> {
+  const row = await vault.conversations.get(conversationId);
+  if (!row) return null;
+  const known = new Map(
+    (await vault.conversations.messages(conversationId)).map((m) => [m.id, { ordinal: m.ordinal, onVisiblePath: m.branch.onVisiblePath }]),
+  );
+  const ids = await Promise.all(incoming.messages.map((m) => messageRecordId(conversationId, m.externalId)));
+  let added = 0;
+  let moved = 0;
+  incoming.messages.forEach((m, ordinal) => {
+    const stored = known.get(ids[ordinal]!);
+    if (stored) {
+      if (stored.ordinal !== ordinal || stored.onVisiblePath !== m.onVisiblePath) moved++;
+      return;
+    }
+    known.set(ids[ordinal]!, { ordinal, onVisiblePath: m.onVisiblePath });
+    added++;
+  });
+  const title = added > 0 ? incoming.title || row.title : row.title;
+  const storedBy = await vault.imports.get(row.importId.split('/')[0]!);
+  return {
+    conversationId,
+    title: row.title,
+    source: row.source,
+    messageCount: row.messageCount,
+    storedBy: storedBy ? { label: storedBy.label, at: storedBy.startedAt } : null,
+    added,
+    renamedTo: title !== row.title ? title : null,
+    moved,
+  };
 }
 
 /**
@@ -30,10 +80,12 @@ export function createImportSink(openVault: () => Promise<Vault>, options: Pick<
         const text = applyWriteSafety(parsed.resource.text).text;
         return {
           conversationId: id,
-          title: parsed.resource.title,
+          title: safeField(parsed.resource.title),
           messages: [{ ordinal: 0, role: 'user', text, isNew: !exists }],
           newCount: exists ? 0 : 1,
           existingCount: exists ? 1 : 0,
+          // A resource already stored is left as it is (never renamed or appended to).
+          existing: null,
         };
       }
       const incoming = await prepareConversation(parsed.conversation);
@@ -42,12 +94,26 @@ export function createImportSink(openVault: () => Promise<Vault>, options: Pick<
       const ids = await Promise.all(incoming.messages.map((m) => messageRecordId(conversationId, m.externalId)));
       const messages = incoming.messages.map((m, ordinal) => ({ ordinal, role: m.role, text: m.text, isNew: !stored.has(ids[ordinal]!) }));
       const newCount = messages.filter((m) => m.isNew).length;
-      return { conversationId, title: incoming.title, messages, newCount, existingCount: messages.length - newCount };
+      const existing = await existingChange(vault, incoming, conversationId);
+      return { conversationId, title: incoming.title, messages, newCount, existingCount: messages.length - newCount, existing };
     },
 
-    async save(payload: CapturePayload): Promise<CaptureResult> {
+    async save(payload: CapturePayload, saveOptions: SaveCaptureOptions = {}): Promise<CaptureResult> {
       const vault = await openVault();
       const parsed = captureToParsed(payload);
+      if (parsed.kind === 'conversation') {
+        // Checked again here, not only on the page: whoever calls, an existing conversation is
+        // changed only when the caller names it (the person confirmed what the preview showed).
+        const incoming = await prepareConversation(parsed.conversation);
+        const change = await existingChange(vault, incoming, await conversationRecordId(incoming.source, incoming.externalId));
+        if (changesExisting(change) && saveOptions.changeExisting !== change.conversationId) {
+          fail(
+            'capture/unconfirmed',
+            `This capture would change “${change.title}”, a conversation already in your vault (${describeChange(change)}), and that was not confirmed.`,
+            { conversationId: change.conversationId },
+          );
+        }
+      }
       const name = `Capture from ${payload.source}: ${payload.title || payload.url || 'untitled'}`;
       const conversations = parsed.kind === 'conversation' ? [parsed.conversation] : [];
       const resources = parsed.kind === 'resource' ? [parsed.resource] : [];
@@ -67,4 +133,13 @@ export function createImportSink(openVault: () => Promise<Vault>, options: Pick<
       return { conversationId, importId: added > 0 ? report.id : null, added, unchanged };
     },
   };
+}
+
+/** "adds 2 messages, renames it to “…”" */
+export function describeChange(change: ExistingConversationChange): string {
+  const parts: string[] = [];
+  if (change.added > 0) parts.push(`adds ${change.added} message${change.added === 1 ? '' : 's'}`);
+  if (change.renamedTo !== null) parts.push(`renames it to “${change.renamedTo}”`);
+  if (change.moved > 0) parts.push(`moves ${change.moved} of its message${change.moved === 1 ? '' : 's'}`);
+  return parts.join(', ');
 }

@@ -9,6 +9,7 @@
 import type { ExtractJobPayload, ExtractJobResult } from '../../core/api/extract-api';
 import type { Llm } from '../../core/api/llm';
 import { decideCandidate, type Neighbour } from '../../core/curate/decide';
+import { withSourceFlags } from '../../core/curate/held';
 import { isActive } from '../../core/curate/provenance';
 import { NEAR_DUPLICATE_THRESHOLD } from '../../core/curate/similarity';
 import { contentWordSet, jaccard } from '../../core/extract/words';
@@ -95,8 +96,16 @@ async function neighboursOf(vault: Vault, source: NeighbourSource, unit: Candida
 }
 
 export async function visibleThread(vault: Vault, conversationId: string): Promise<ExtractionMessage[]> {
-  const messages = (await vault.conversations.messages(conversationId)).filter(isVisibleMessage);
-  return messages.map((m) => ({ id: m.id, role: m.role, text: m.text, createdAt: m.createdAt }));
+  return (await visibleMessages(vault, conversationId)).messages;
+}
+
+/** The visible thread as extraction reads it, and each message's write-time safety flags (a candidate inherits them). */
+async function visibleMessages(vault: Vault, conversationId: string) {
+  const rows = (await vault.conversations.messages(conversationId)).filter(isVisibleMessage);
+  return {
+    messages: rows.map((m): ExtractionMessage => ({ id: m.id, role: m.role, text: m.text, createdAt: m.createdAt })),
+    flags: new Map(rows.map((m) => [m.id, m.flags])),
+  };
 }
 
 export interface ExtractRunOptions {
@@ -122,7 +131,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     replaced: { restamped: 0, removed: 0 },
   };
   if (!conversation || conversation.state !== 'visible') return { result: empty, notes: [] as NoteRecord[] };
-  const messages = await visibleThread(vault, conversationId);
+  const { messages, flags: messageFlags } = await visibleMessages(vault, conversationId);
   const llm = deps.llm();
   const extractOptions: ExtractOptions = {
     llm,
@@ -164,7 +173,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
       timeoutMs: deps.timeoutMs,
     });
     const extractor = extractorOf(draft.unit);
-    const note = candidateNote({
+    const candidate = candidateNote({
       id: draft.id,
       unit: draft.unit,
       contentHash: draft.hash,
@@ -174,6 +183,10 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
       decision,
       now: now(),
     });
+    // The flags of the messages it cites come with it; from a flagged message it is held out of
+    // retrieval until a person keeps it (core/curate/held.ts).
+    const sources = candidate.sourceMessageIds.map((id) => messageFlags.get(id) ?? []);
+    const note: NoteRecord = { ...candidate, flags: withSourceFlags(candidate.flags, sources) };
     await vault.notes.save(note, { actor: 'extractor', action: 'extract', why: `Extracted by the ${extractor} extractor.`, at: now() });
     written.push(note);
     deps.neighbours.added?.([note]);

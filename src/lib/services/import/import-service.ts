@@ -4,7 +4,14 @@
  * holds a Web Lock named after it, so a tab opened later can tell an import interrupted by a closed
  * tab (lock gone) from one still running elsewhere, and roll the former back before anything else.
  */
-import type { CapturePreview, CaptureResult, ImportApi, ImportFileInput, ImportProgressEvent } from '../../core/api/import';
+import type {
+  CapturePreview,
+  CaptureResult,
+  ImportApi,
+  ImportFileInput,
+  ImportProgressEvent,
+  SaveCaptureOptions,
+} from '../../core/api/import';
 import type { CapturePayload } from '../../core/capture/payload';
 import { vaultError } from '../../core/errors';
 import type { ImportReport } from '../../core/import/report';
@@ -76,7 +83,7 @@ export class ImportService implements ImportApi {
     return this.#capture.preview(payload);
   }
 
-  saveCapture(payload: CapturePayload): Promise<CaptureResult> {
-    return this.#capture.save(payload);
+  saveCapture(payload: CapturePayload, options?: SaveCaptureOptions): Promise<CaptureResult> {
+    return this.#capture.save(payload, options);
   }
 }

@@ -8,6 +8,7 @@ import { toChunkRecord } from '../../core/chunk/chunk-record';
 import { chunkConversation, type ChunkMessage } from '../../core/chunk/conversation-chunker';
 import { chunkResource } from '../../core/chunk/resource-chunker';
 import type { ChunkDraft } from '../../core/chunk/types';
+import { isHeld } from '../../core/curate/held';
 import { embedGroup } from '../../core/index/embed-order';
 import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord, Tier } from '../../core/records';
 import { sha256Hex } from '../../core/text/normalize';
@@ -17,8 +18,12 @@ import type { DocEntry } from './catalog';
 
 export const isVisibleMessage = (m: MessageRecord): boolean => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden;
 
-/** A note the index holds as a document of its own (kept, and not a resource: those are chunked). */
-export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource';
+/**
+ * A note the index holds as a document of its own (kept, and not a resource: those are chunked).
+ * A candidate held because it came from a flagged message stays out until a person keeps it
+ * (core/curate/held.ts), whatever else set it kept.
+ */
+export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource' && !isHeld(n);
 export const isIndexedResource = (n: NoteRecord): boolean => n.status === 'kept' && n.tier === 'resource';
 
 /** What BM25 and the embedder read for a chunk. */

@@ -15,6 +15,9 @@ export class PreferencesService implements PreferencesApi {
       const problem = checkInboxReview(value);
       if (problem) fail('input/invalid', problem);
     }
+    // A safety setting takes only its two values (anything else would be read as the default).
+    if (key === 'device.recall.flaggedLines' && value !== 'drop' && value !== 'quote')
+      fail('input/invalid', `Flagged lines are either dropped ("drop") or kept quoted ("quote"), not ${JSON.stringify(value)}.`);
     await (await this.vault()).settings.set(key, value as SettingsShape[typeof key]);
   }
 }

@@ -5,8 +5,8 @@
 import type { Sanitizer } from '../../core/recall/budget';
 import { sanitizeForRead } from '../../core/safety/sanitize-read';
 
-export const readSanitizer: Sanitizer = (text) => {
-  const safe = sanitizeForRead(text);
+export const readSanitizer: Sanitizer = (text, context) => {
+  const safe = sanitizeForRead(text, { source: context.source, flaggedLines: context.flaggedLines });
   const redacted = Object.entries(safe.redactions)
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([kind]) => `redacted:${kind}`);

@@ -8,7 +8,7 @@
 import type { Llm } from '../../core/api/llm';
 import type { ExcludedItem, RecallRequest, RecallResponse } from '../../core/api/recall-api';
 import { err, ok, VaultFailure, vaultError, type Result } from '../../core/errors';
-import { assemblePackage, type AssembledPackage } from '../../core/recall/budget';
+import { assemblePackage, type AssembledPackage, type FlaggedLinePolicy } from '../../core/recall/budget';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
 import type { PackageFormat } from '../../core/recall/package-format';
 import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
@@ -50,6 +50,8 @@ export interface PackageOptions {
   target?: string | number;
   fraction?: number;
   format?: PackageFormat;
+  /** Flagged lines are dropped with a marker naming their source (default) or kept quoted. */
+  flaggedLines?: FlaggedLinePolicy;
 }
 
 export interface AnswerOptions extends RecallOptions {
@@ -124,6 +126,7 @@ export class RecallService {
       window: target.window,
       ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
       format: pkg?.format ?? 'markdown',
+      flaggedLines: pkg?.flaggedLines ?? 'drop',
       sanitize: readSanitizer,
     });
     if (writeBack) this.writeBack.push(result.accessWrites);
@@ -146,7 +149,11 @@ export class RecallService {
     this.controller = controller;
     const outcome = await this.answer(
       { prompt: request.prompt, intent: request.intent, pinned: request.pinned, dropped: request.dropped },
-      { funnel: request.funnel, signal: controller.signal, package: { target: request.target, format: request.format } },
+      {
+        funnel: request.funnel,
+        signal: controller.signal,
+        package: { target: request.target, format: request.format, flaggedLines: request.flaggedLines },
+      },
     );
     if (controller.signal.aborted || request.requestId !== this.latest) return stale;
     if (!outcome.ok) {

@@ -14,12 +14,12 @@ import type {
 import { SYNC_FILE_NAME } from '../../core/api/vault-file';
 import { fail, isVaultError } from '../../core/errors';
 import type { DeriveKeyFn, KdfChoice } from '../../core/vaultfile/kdf';
-import { readVault } from '../../core/vaultfile/reader';
 import type { Vault } from '../../store/vault';
 import { exportVault, type VaultExport } from '../../store/vaultfile-export';
 import { mergeVaultFile } from '../../store/vaultfile-merge';
 import { restoreVault } from '../../store/vaultfile-restore';
 import { changedSinceMark, SNOOZE_MS, vaultFileStatus, contentFingerprint } from '../../store/vaultfile-status';
+import { blobDigest, digestingStream } from '../../store/vaultfile-sync';
 import { vaultCounts } from '../../store/vaultfile-tables';
 import { whileHolding } from '../locks';
 import { countingStream, exportFileName, streamToBlob } from './vault-file-sinks';
@@ -153,19 +153,11 @@ export class VaultFileServiceImpl implements VaultFileService {
     });
   }
 
-  /** The manifest's `exportedAt` of a file (reads only up to the manifest). */
-  async #exportedAtOf(file: Blob, passphrase: string | undefined): Promise<number> {
-    const events = readVault(file.stream() as ReadableStream<Uint8Array>, { passphrase, deriveKey: this.options.deriveKey });
-    try {
-      const first = await events.next();
-      if (first.done || first.value.kind !== 'manifest') return fail('vault/corrupt', 'The sync folder file has no manifest.');
-      return first.value.manifest.exportedAt;
-    } finally {
-      await events.return(undefined);
-    }
-  }
-
-  /** Merges the folder's file when it is newer than any seen here; then writes the vault when asked and needed. */
+  /**
+   * Merges the folder's file when its content digest differs from the last one read or written
+   * here (never by comparing clocks: see store/vaultfile-sync.ts); then writes the vault when asked
+   * and needed.
+   */
   async #sync(
     vault: Vault,
     folder: FileSystemDirectoryHandle,
@@ -179,27 +171,27 @@ export class VaultFileServiceImpl implements VaultFileService {
       () => null,
     );
     if (existing) {
-      const exportedAt = await this.#exportedAtOf(existing, request.passphrase);
-      const seen = await vault.settings.get('vault.syncSeenExportedAt');
-      result.note = 'The folder holds no file newer than the last one merged or written here.';
-      if (seen === null || exportedAt > seen) {
+      const digest = await blobDigest(existing);
+      result.note = 'The folder holds the same file as the last one merged or written here: no file newer to merge.';
+      if (digest !== (await vault.settings.get('vault.syncSeenDigest'))) {
         const stream = existing.stream() as ReadableStream<Uint8Array>;
         const options = { passphrase: request.passphrase, deriveKey: this.options.deriveKey, signal, onProgress, now: this.now };
         result.merged = await mergeVaultFile(vault, stream, options);
         result.note = null;
-        await vault.settings.set('vault.syncSeenExportedAt', exportedAt);
+        await vault.settings.set('vault.syncSeenDigest', digest);
       }
     }
     const changed = await changedSinceMark(vault.db, await vault.settings.get('vault.exportMark'), await vaultCounts(vault.db));
     if (request.write && (!existing || changed)) {
       const exported = await this.#startExport(vault, { vectors: false, passphrase: request.passphrase }, signal, onProgress);
       const handle = await folder.getFileHandle(SYNC_FILE_NAME, { create: true });
-      const counted = countingStream(exported.stream);
+      const hashed = await digestingStream(exported.stream);
+      const counted = countingStream(hashed.stream);
       // A writable writes to a swap file and replaces the old file only on close: a failure or a
       // cancel leaves the previous file in place.
       await counted.stream.pipeTo(await handle.createWritable());
       await exported.recordDone();
-      await vault.settings.set('vault.syncSeenExportedAt', exported.meta.exportedAt);
+      await vault.settings.set('vault.syncSeenDigest', hashed.digest());
       result.written = exportSummary(exported, counted.bytes());
     }
     await vault.settings.set('vault.lastSyncAt', this.now());
