@@ -28,11 +28,14 @@ let dir = '';
 /** The gold units of the messages in one prompt, cited by the prompt's labels. */
 function goldAnswer(prompt: string): string {
   const units: unknown[] = [];
-  for (const m of prompt.matchAll(/<message label="(m\d+)" role="\w+"([^>]*)>\n([\s\S]*?)\n<\/message>/gu)) {
-    if (m[2]!.includes('context=true')) continue;
-    const turn = turns.find((t) => t.text === m[3] || t.text.startsWith(m[3]!));
+  // The prompt gives one message per line as JSON (core/extract/prompt.ts renderMessage).
+  for (const line of prompt.split('\n')) {
+    if (!line.startsWith('{"label":')) continue;
+    const m = JSON.parse(line) as { label: string; context?: boolean; text: string };
+    if (m.context) continue;
+    const turn = turns.find((t) => t.text === m.text || t.text.startsWith(m.text));
     for (const u of turn?.units ?? [])
-      units.push({ kind: kindForCategory(u.category), category: u.category, text: u.text, sources: [m[1]] });
+      units.push({ kind: kindForCategory(u.category), category: u.category, text: u.text, sources: [m.label] });
   }
   return JSON.stringify({ units });
 }
