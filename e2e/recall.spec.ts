@@ -26,8 +26,10 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await recall.input.pressSequentially('What soil does moss need?');
   await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
   await expect(recall.results.filter({ hasText: 'slightly acidic' })).toHaveCount(1);
-  // The same answer in two conversations: the funnel keeps one copy and lists the other as dropped.
-  await expect(recall.dropped.filter({ hasText: 'duplicate' }).first()).toBeVisible();
+  // The same answer in two conversations: the funnel keeps one copy and lists the other as dropped
+  // (as a duplicate, or earlier by the relevance stage: the other conversation lacks the prompt's
+  // rarest word here, "need", so its copy holds under keepRatio of the best match).
+  await expect(recall.dropped.filter({ hasText: 'slightly acidic' }).first()).toBeVisible();
   await expect(recall.gate).toContainText('did not run');
   await expect(recall.gate).toHaveAttribute('data-reason', 'no-llm');
 
@@ -59,6 +61,18 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await intent.press('Enter');
   await expect(page.getByText('(edited by you)')).toBeVisible();
   await expect(intent).toHaveValue('Garden care: moss soil');
+  // The intent class is shown with its retrieval mode and why; the person can change it.
+  // (Which class the rules and archetypes pick for this prompt is unit-tested, not here: "What soil
+  // does moss need?" fires no rule and reads as unknown / HYBRID today.)
+  const route = page.getByTestId('recall-intent-route');
+  await expect(route).toHaveAttribute('data-intent', /^(entity_lookup|factual|conceptual|exploratory|cross_domain|unknown)$/u);
+  await expect(route).toHaveAttribute('data-mode', /^(LOCAL|GLOBAL|HYBRID)$/u);
+  await page.getByTestId('recall-intent-class').selectOption('factual');
+  await expect(route).toHaveAttribute('data-intent', 'factual');
+  await expect(route).toHaveAttribute('data-mode', 'LOCAL');
+  await page.getByTestId('recall-intent-class').selectOption('conceptual');
+  await expect(route).toHaveAttribute('data-mode', 'GLOBAL');
+  await expect(page.getByTestId('recall-intent-mode')).toContainText('chosen by you');
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
 });
 
@@ -90,6 +104,9 @@ test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format a
   expect(copied).toBe(await recall.packageText());
   expect(copied).toContain('slightly acidic');
   // Ctrl+Enter right after typing (the debounced search has not run yet) copies the new prompt's package.
+  // The clipboard is emptied first: the first package also holds 'Mist it daily', so without this the
+  // poll below could read the first copy before the second one landed (seen once under heavy load).
+  await page.evaluate(() => navigator.clipboard.writeText(''));
   await recall.input.fill('how often to water the moss in dry weather');
   await recall.input.press('Control+Enter');
   await expect.poll(() => recall.clipboard()).toContain('Mist it daily');

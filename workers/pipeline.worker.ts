@@ -9,13 +9,15 @@ import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
 import { openVault } from '../src/lib/store/vault';
 import { exposeApi } from './expose';
 import { pipelineHandlers } from '../src/lib/services/jobs/registry';
+import { startSchedule } from '../src/lib/services/jobs/schedule';
 import { holdLock, workerAlive, workerLockName } from '../src/lib/services/locks';
 
 /*
  * The pipeline worker: runs the persistent job queue. Several tabs may each run one; leasing in
  * IndexedDB keeps them from doing the same job twice. Each worker holds a Web Lock named after its
  * id for as long as it lives (src/lib/services/locks.ts), so another tab's reaper can tell a closed
- * tab's lease from a busy one at once instead of waiting for the lease to expire.
+ * tab's lease from a busy one at once instead of waiting for the lease to expire. It runs the
+ * jobs that need only the store: the integrity check, the cleaning sweep and retention.
  */
 const workerId = newId('worker');
 const listeners = new Set<(snapshot: QueueSnapshot) => void>();
@@ -35,6 +37,8 @@ const started = (async () => {
   });
   if (await vault.settings.get('jobs.paused')) runner.pause();
   runner.start();
+  // The cleaning sweep when idle (at most daily) and retention (daily): services/jobs/schedule.ts.
+  startSchedule(vault, () => runner.kick());
   return { vault, runner };
 })();
 

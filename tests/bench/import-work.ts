@@ -1,6 +1,6 @@
 import { runImport } from '../../src/lib/store/importer';
 import { openVault } from '../../src/lib/store/vault';
-import { chatgptExport, type GeneratedCounts } from '../factories/import-generator';
+import { chatgptExport, HEAVY_ARCHIVE, type GeneratedCounts, type GeneratorOptions } from '../factories/import-generator';
 
 export interface ImportTiming {
   bytes: number;
@@ -14,9 +14,19 @@ export interface ImportTiming {
 /** ~100 MB, ~2,000 conversations: the export size the import figures are named after. */
 export const IMPORT_BENCH = { conversations: 2_000, targetBytes: 100_000_000, seed: 11 };
 
-/** The generated export as byte chunks plus the counts the generator made while generating. */
-export function generatedExport(): { chunks: Uint8Array[]; counts: GeneratedCounts } {
-  const { chunks, counts } = chatgptExport(IMPORT_BENCH);
+/** The generated exports the import figures are named after (`import.<key>.*`). */
+export const IMPORT_EXPORTS = {
+  chatgpt_100mb: IMPORT_BENCH,
+  chatgpt_300mb: HEAVY_ARCHIVE,
+} satisfies Record<string, GeneratorOptions>;
+export type ImportExportName = keyof typeof IMPORT_EXPORTS;
+
+/** A generated export as byte chunks plus the counts the generator made while generating. */
+export function generatedExport(name: ImportExportName | GeneratorOptions = 'chatgpt_100mb'): {
+  chunks: Uint8Array[];
+  counts: GeneratedCounts;
+} {
+  const { chunks, counts } = chatgptExport(typeof name === 'string' ? IMPORT_EXPORTS[name] : name);
   const list = [...chunks];
   return { chunks: list, counts };
 }

@@ -1,4 +1,5 @@
-import { generatedExport, timeImport } from './import-work';
+import type { GeneratorOptions } from '../factories/import-generator';
+import { generatedExport, timeImport, type ImportExportName } from './import-work';
 
 interface MemoryInfo {
   usedJSHeapSize: number;
@@ -9,12 +10,16 @@ function heapMb(): number | null {
   return memory ? memory.usedJSHeapSize / 2 ** 20 : null;
 }
 
-/** The 100 MB ChatGPT import in Chromium: the file is a Blob read as a stream, as a dropped File is. */
+/** A generated export in Chromium: the file is a Blob read as a stream, as a dropped File is. */
+async function importGenerated(name: ImportExportName | GeneratorOptions) {
+  const { chunks, counts } = generatedExport(name);
+  const blob = new Blob(chunks as BlobPart[], { type: 'application/json' });
+  chunks.length = 0; // only the Blob holds the bytes now, as with a real File
+  return timeImport(blob.stream(), blob.size, counts, () => performance.now(), heapMb);
+}
+
 export const functions = {
-  importChatgpt100mb: async () => {
-    const { chunks, counts } = generatedExport();
-    const blob = new Blob(chunks as BlobPart[], { type: 'application/json' });
-    chunks.length = 0; // only the Blob holds the bytes now, as with a real File
-    return timeImport(blob.stream(), blob.size, counts, () => performance.now(), heapMb);
-  },
+  importChatgpt100mb: () => importGenerated('chatgpt_100mb'),
+  /** A named export (`chatgpt_300mb`), or generator options (for exploring at other sizes). */
+  importChatgpt: (name: unknown) => importGenerated(name as ImportExportName | GeneratorOptions),
 };

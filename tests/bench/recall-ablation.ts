@@ -20,13 +20,29 @@ interface Row {
 }
 
 /** Add a row per change (and per tried setting), in the order they were made. */
-const ROWS: Row[] = [
+const ALL_ROWS: Row[] = [
   { label: 'app path, `eval locomo` defaults (recency off)', options: {} },
   { label: 'recency on (the setting the app ranks with)', options: { recency: true } },
   { label: '(tried) session titles "Session N" (no date in the title)', options: { titleOf: (n) => `Session ${n}` } },
+  // Issue 12: each stage switched off alone from the defaults, and the settings tried.
+  {
+    label: 'issue 12 stages all off (wave-2 start)',
+    options: { recall: { relevance: false, subject: false, dampening: false, graph: false, intentRouting: false } },
+  },
+  { label: 'relevance stage off', options: { recall: { relevance: false } } },
+  { label: 'subject check off', options: { recall: { subject: false } } },
+  { label: 'dampening off', options: { recall: { dampening: false } } },
+  { label: 'hub dampening off', options: { recall: { dampening: { hub: false } } } },
+  { label: 'resolution boost off', options: { recall: { dampening: { resolution: false } } } },
+  { label: 'graph walk off', options: { recall: { graph: false } } },
+  { label: '(tried) graph walk weight 0.3', options: { recall: { graph: 0.3 } } },
+  { label: '(tried) graph walk weight 1', options: { recall: { graph: 1 } } },
 ];
 
-const MODES: EvalMode[] = ['hybrid', 'funnel'];
+/** ABLATION_ROWS=4,5 runs those rows only (0-based); default every row. */
+const ROWS = process.env.ABLATION_ROWS ? process.env.ABLATION_ROWS.split(',').map((i) => ALL_ROWS[Number(i)]!) : ALL_ROWS;
+
+const MODES: EvalMode[] = (process.env.ABLATION_MODES?.split(',') as EvalMode[] | undefined) ?? ['hybrid', 'funnel'];
 const f3 = (x: number) => x.toFixed(3);
 
 /** Question-weighted mean of several samples' reports for one mode (and category). */

@@ -2,8 +2,10 @@
  * Recall: query latency of the app's read path without an LLM at 100k chunks (the recall service
  * over the index service's BM25 and HNSW in a fake-indexeddb vault, funnel on, package assembled),
  * and the LoCoMo evaluation's headline numbers (the same path).
- * Figures: recall.100k.{query_p50_ms,query_p95_ms,build_s} and
- * recall.locomo.<mode>.{recall_at_<k>,recall_at_budget_<b>,query_p95_ms}.
+ * Figures: recall.100k.{query_p50_ms,query_p95_ms,build_s}, recall.100k.graph_walk_p95_ms (the entity
+ * graph's personalized PageRank walk for each question), recall.100k.query_graph_on_p95_ms (the
+ * whole query with the walk fused, weight 0.1), index.graph.100k.build_s (the entity graph built
+ * from every chunk, as a load does) and recall.locomo.<mode>.{recall_at_<k>,recall_at_budget_<b>,query_p95_ms}.
  * BENCH_RECALL_SIZE (default 100000), BENCH_RECALL_QUERIES (default 200) and BENCH_RECALL_HNSW
  * ("M:efConstruction", default 16:64) steer it. The HNSW build dominates the run: at the product's
  * 32:200 it takes 6+ minutes at 100k here, so the default builds a lighter graph and searches it
@@ -18,6 +20,9 @@ import { parseLocomo } from '../../src/lib/core/recall/locomo-data';
 import { parsedEvents } from '../../src/lib/core/import/parsed-events';
 import { loadHnswlibQuietly } from '../../src/cli/recall/hnswlib-node';
 import { runLocomo } from '../../src/lib/services/eval/locomo';
+import { EntityGraph } from '../../src/lib/core/graph/entity-graph';
+import { linkEntities } from '../../src/lib/core/graph/entity-linker';
+import { chunkMentions } from '../../src/lib/services/index/entity-links';
 import { openInProcessIndex } from '../../src/lib/services/index/in-process';
 import { runImport } from '../../src/lib/store/importer';
 import { openVault } from '../../src/lib/store/vault';
@@ -67,6 +72,30 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
     p95.push(l.p95);
     ctx.log(`run ${run + 1}: p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms over ${samples.length} queries`);
   }
+  // The entity graph: built from every chunk as a load does, then walked from each question's entities.
+  t = now();
+  const graph = new EntityGraph();
+  for await (const page of index.service.parts.chunks.pages()) for (const chunk of page) graph.set(chunk.id, chunkMentions(chunk));
+  const graphS = (now() - t) / 1000;
+  const walks: number[] = [];
+  for (const question of questions) {
+    const started = now();
+    graph.walk(
+      linkEntities(question).map((m) => m.key),
+      60,
+    );
+    walks.push(now() - started);
+  }
+  const withGraph: number[] = [];
+  for (const question of questions) {
+    const started = now();
+    const outcome = await recaller.answer({ prompt: question }, { now: Date.UTC(2025, 0, 1), writeBack: false, graph: 0.1 });
+    withGraph.push(now() - started);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+  }
+  ctx.log(
+    `entity graph: ${graph.entityCount} linked entities over ${graph.documentCount} documents in ${graphS.toFixed(1)} s; walk p95 ${latencies(walks).p95.toFixed(2)} ms; query with the walk fused p95 ${latencies(withGraph).p95.toFixed(1)} ms`,
+  );
   index.close();
   await vault.db.delete();
   const meta = {
@@ -80,6 +109,9 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
     { name: `recall.${label}.query_p50_ms`, unit: 'ms', values: p50, meta },
     { name: `recall.${label}.query_p95_ms`, unit: 'ms', values: p95, meta },
     { name: `recall.${label}.build_s`, unit: 's', values: [buildS], meta },
+    { name: `recall.${label}.graph_walk_p95_ms`, unit: 'ms', values: [latencies(walks).p95], meta },
+    { name: `recall.${label}.query_graph_on_p95_ms`, unit: 'ms', values: [latencies(withGraph).p95], meta },
+    { name: `index.graph.${label}.build_s`, unit: 's', values: [graphS], meta },
   ];
 }
 

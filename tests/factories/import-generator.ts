@@ -23,7 +23,30 @@ export interface GeneratorOptions {
   asciiEscape?: boolean;
   /** Size of the emitted byte chunks. */
   chunkBytes?: number;
+  /** Turns per conversation, inclusive range (default 2-9). */
+  turns?: readonly [number, number];
+  /** Conversations start evenly over this many seconds from 2023-11-14 (default: one an hour). */
+  spanSeconds?: number;
+  /**
+   * Probability that an assistant answer is long and code-heavy: Markdown prose around fenced
+   * blocks of TypeScript, Python, SQL or shell, tens to a couple of hundred lines (default 0).
+   */
+  longCodeRate?: number;
 }
+
+/**
+ * The heavy archive (issue 19): 10,000 conversations over five years, about 300,000 messages on the
+ * visible threads, about 300 MB, with long code-heavy answers mixed in. Same family as the 100 MB
+ * bench export (same tree shapes, branches, hidden parts), with longer conversations.
+ */
+export const HEAVY_ARCHIVE: GeneratorOptions = {
+  conversations: 10_000,
+  targetBytes: 300_000_000,
+  seed: 19,
+  turns: [5, 25],
+  spanSeconds: 5 * 365 * 86_400,
+  longCodeRate: 0.06,
+};
 
 export interface GeneratedCounts {
   conversations: number;
@@ -41,6 +64,55 @@ const WORDS = (
   'memory budget token recall precision branch export import stream chunk parser [bracket] {brace} ' +
   '"quoted" back\\slash tab\tend naïve café Σύνταξη 日本庭園 emoji🙂 proto,comma'
 ).split(' ');
+
+const CODE_LINES: Record<string, string[]> = {
+  ts: [
+    'export async function load(id: string): Promise<Row | null> {',
+    '  const row = await db.rows.get(id);',
+    '  if (!row) throw new Error(`missing ${id}`);',
+    '  return { ...row, seen: Date.now() };',
+    '}',
+    'const index = new Map<string, number[]>();',
+    'for (const [key, value] of Object.entries(config)) index.set(key, [value.length]);',
+    'type Result = { ok: true; value: T } | { ok: false; error: string };',
+  ],
+  python: [
+    'def prune(tree, depth=0):',
+    '    """Return the branches deeper than depth."""',
+    '    for child in tree.children:',
+    '        yield from prune(child, depth + 1)',
+    '    print(f"{tree.name}\\t{depth}")',
+    'rows = [r for r in cursor.fetchall() if r["score"] > 0.5]',
+    "with open('export.json', encoding='utf-8') as f:",
+  ],
+  sql: [
+    'SELECT tenant_id, count(*) AS n',
+    "FROM events WHERE created_at > now() - interval '30 days'",
+    'GROUP BY tenant_id HAVING count(*) > 10',
+    'CREATE INDEX idx_events_tenant ON events (tenant_id, created_at);',
+  ],
+  sh: [
+    'set -euo pipefail',
+    'for f in *.json; do jq \'.mapping | length\' "$f"; done',
+    'git rebase -i HEAD~3 && git push --force-with-lease',
+  ],
+};
+const LANGUAGES = Object.keys(CODE_LINES);
+
+/** A long Markdown answer: headings and prose around one to four fenced code blocks. */
+function longCodeAnswer(rng: () => number): string {
+  const parts: string[] = [`## ${words(rng, 4).replace(/\n/gu, ' ')}`, words(rng, 30 + Math.floor(rng() * 60))];
+  const blocks = 1 + Math.floor(rng() * 4);
+  for (let b = 0; b < blocks; b++) {
+    const language = LANGUAGES[Math.floor(rng() * LANGUAGES.length)]!;
+    const lines = CODE_LINES[language]!;
+    const body: string[] = [];
+    const n = 10 + Math.floor(rng() * 50);
+    for (let i = 0; i < n; i++) body.push(`${'  '.repeat(Math.floor(rng() * 3))}${lines[Math.floor(rng() * lines.length)]!}`);
+    parts.push(`\`\`\`${language}\n${body.join('\n')}\n\`\`\``, `- ${words(rng, 12)}\n- ${words(rng, 10)}`);
+  }
+  return parts.join('\n\n');
+}
 
 function words(rng: () => number, n: number): string {
   const out: string[] = [];
@@ -75,10 +147,17 @@ function message(id: string, role: string, content: Record<string, unknown>, tim
 }
 
 /** One conversation and the bucket of each of its messages, counted independently of any parser. */
-export function generateConversation(rng: () => number, index: number, wordsPerMessage: number, branchRate: number) {
+export function generateConversation(
+  rng: () => number,
+  index: number,
+  wordsPerMessage: number,
+  branchRate: number,
+  shape: ConversationShape = DEFAULT_SHAPE,
+) {
   const nodes: Node[] = [];
   const buckets: Bucket[] = [];
-  let t = 1_700_000_000 + index * 3600;
+  const start = 1_700_000_000 + Math.floor(index * shape.secondsApart);
+  let t = start;
   const id = (k: number) => `c${index}-n${k}`;
   const add = (parent: Node | null, msg: Record<string, unknown> | null, bucket: Bucket | null): Node => {
     const node: Node = {
@@ -106,7 +185,8 @@ export function generateConversation(rng: () => number, index: number, wordsPerM
       'hidden',
     );
   }
-  const turns = 2 + Math.floor(rng() * 8);
+  const [fewest, most] = shape.turns;
+  const turns = fewest + Math.floor(rng() * (most - fewest + 1));
   for (let turn = 0; turn < turns; turn++) {
     const n = Math.max(5, Math.round(wordsPerMessage * (0.3 + rng() * 1.4)));
     const userContent =
@@ -125,7 +205,12 @@ export function generateConversation(rng: () => number, index: number, wordsPerM
       );
     // Code sometimes says "constructor", which sends that conversation down the reviver path.
     const code = rng() < 0.2 ? `class Box:\n    def __init__(self):  # constructor\n        pass` : `print("${words(rng, 8)}")`;
-    const answer = rng() < 0.15 ? { content_type: 'code', language: 'python', text: code } : text(n);
+    const answer =
+      rng() < 0.15
+        ? { content_type: 'code', language: 'python', text: code }
+        : shape.longCodeRate > 0 && rng() < shape.longCodeRate
+          ? { content_type: 'text', parts: [longCodeAnswer(rng)] }
+          : text(n);
     // Branches hang off the user turn (regeneration) or its parent (an edit of the question).
     if (rng() < branchRate) add(user, message('', 'assistant', text(Math.ceil(n / 2)), (t += 5)), 'otherBranches');
     if (rng() < branchRate / 2) {
@@ -138,7 +223,7 @@ export function generateConversation(rng: () => number, index: number, wordsPerM
   for (const node of nodes) mapping[node.id] = node;
   const conversation = {
     title: `Conversation ${index}: ${words(rng, 4).replace(/\n/gu, ' ')}`,
-    create_time: 1_700_000_000 + index * 3600,
+    create_time: start,
     update_time: t,
     mapping,
     current_node: tip.id,
@@ -150,11 +235,33 @@ export function generateConversation(rng: () => number, index: number, wordsPerM
   return { conversation, counts };
 }
 
+/** How conversations vary beyond their size: the defaults are the 100 MB bench's shapes. */
+export interface ConversationShape {
+  turns: readonly [number, number];
+  secondsApart: number;
+  longCodeRate: number;
+}
+const DEFAULT_SHAPE: ConversationShape = { turns: [2, 9], secondsApart: 3600, longCodeRate: 0 };
+
+/** Average length of a long code answer in bytes of JSON, measured on the generator's output. */
+const LONG_CODE_BYTES = 2_600;
+
 function escapeNonAscii(json: string): string {
   // Astral characters (emoji) become two escapes, one per UTF-16 unit, as Python writes them.
   return json.replace(/[^\n -~]/gu, (c) =>
     Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
   );
+}
+
+/**
+ * Words per message for a size goal when the turn range is given: per turn about 2.2 messages'
+ * worth of words (user, answer, shorter branches) at ~7 bytes a word, ~2.6 nodes of ~350 bytes
+ * of JSON overhead, and the long code answers' share.
+ */
+function wordsFor(perConversation: number, shape: ConversationShape): number {
+  const turns = (shape.turns[0] + shape.turns[1]) / 2;
+  const overhead = 800 + turns * (2.6 * 350 + shape.longCodeRate * LONG_CODE_BYTES);
+  return Math.max(5, Math.round((perConversation - overhead) / (turns * 2.2 * 7)));
 }
 
 /**
@@ -167,13 +274,18 @@ export function chatgptExport(opts: GeneratorOptions): { chunks: Iterable<Uint8A
   // Calibrated on the output: about 15 messages per conversation (branches and thoughts shorter),
   // ~7 bytes per word, ~350 bytes of node overhead each.
   const perConversation = opts.targetBytes / opts.conversations;
-  const wordsPerMessage = Math.max(5, Math.round((perConversation / 10.8 - 350) / 7));
+  const shape: ConversationShape = {
+    turns: opts.turns ?? DEFAULT_SHAPE.turns,
+    secondsApart: opts.spanSeconds ? opts.spanSeconds / opts.conversations : DEFAULT_SHAPE.secondsApart,
+    longCodeRate: opts.longCodeRate ?? 0,
+  };
+  const wordsPerMessage = opts.turns ? wordsFor(perConversation, shape) : Math.max(5, Math.round((perConversation / 10.8 - 350) / 7));
   const chunkBytes = opts.chunkBytes ?? 1024 * 1024;
   const encoder = new TextEncoder();
   function* chunks(): Generator<Uint8Array> {
     let buffer = '[';
     for (let i = 0; i < opts.conversations; i++) {
-      const { conversation, counts: c } = generateConversation(rng, i, wordsPerMessage, opts.branchRate ?? 0.2);
+      const { conversation, counts: c } = generateConversation(rng, i, wordsPerMessage, opts.branchRate ?? 0.2, shape);
       let json = JSON.stringify(conversation, null, i % 7 === 0 ? 1 : undefined);
       if (opts.asciiEscape) json = escapeNonAscii(json);
       buffer += (i === 0 ? '\n' : ',\n') + json;

@@ -38,7 +38,10 @@ export async function recordsIndex(records: readonly CandidateRecord[]): Promise
     similarity: async (query, ids) => new Map(ids.flatMap((id) => (byId.has(id) ? [[id, dot(query, byId.get(id)!)] as const] : []))),
   };
   return {
-    lexical: { search: async (query, k) => bm25.search(query, k).map((h) => ({ id: h.id, score: h.score })) },
+    lexical: {
+      search: async (query, k) => bm25.search(query, k).map((h) => ({ id: h.id, score: h.score })),
+      explain: async (query, ids) => bm25.explain(query, ids),
+    },
     vector,
     embedder,
     store: new MapStore(records),

@@ -69,7 +69,13 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
 const f3 = (x: number | undefined) => (x === undefined ? '  -  ' : x.toFixed(3));
 
 export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budgets: readonly number[], notes: readonly string[]): string {
-  const head = ['mode    ', ...ks.map((k) => `@${k}`.padStart(6)), ...budgets.map((b) => `${b}tk`.padStart(7)), '   p50 ms  p95 ms'];
+  const head = [
+    'mode    ',
+    ...ks.map((k) => `@${k}`.padStart(6)),
+    ...budgets.map((b) => `${b}tk`.padStart(7)),
+    '   p50 ms  p95 ms',
+    ' precision  tokens',
+  ];
   const lines = [`LoCoMo evidence recall, ${r.questions} answerable questions (at k items / at a token budget)`, head.join(' ')];
   for (const [mode, m] of Object.entries(r.modes)) {
     if (!m) continue;
@@ -77,7 +83,16 @@ export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budge
       ...ks.map((k) => f3(m.recallAtK[String(k)]).padStart(6)),
       ...budgets.map((b) => f3(m.recallAtBudget[String(b)]).padStart(7)),
     ];
-    lines.push([mode.padEnd(8), ...cells, m.latencyMs.p50.toFixed(1).padStart(9), m.latencyMs.p95.toFixed(1).padStart(7)].join(' '));
+    lines.push(
+      [
+        mode.padEnd(8),
+        ...cells,
+        m.latencyMs.p50.toFixed(1).padStart(9),
+        m.latencyMs.p95.toFixed(1).padStart(7),
+        f3(m.packagePrecision).padStart(10),
+        Math.round(m.meanPackageTokens).toString().padStart(7),
+      ].join(' '),
+    );
     for (const [c, v] of Object.entries(m.byCategory)) {
       const cat = [
         ...ks.map((k) => f3(v.recallAtK[String(k)]).padStart(6)),
@@ -87,5 +102,6 @@ export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budge
     }
   }
   lines.push(`Category 5 (unanswerable): the funnel says "holds nothing" for ${(r.unanswerable.holdsNothingRate * 100).toFixed(1)} %`);
+  lines.push(`Categories 1-4 (answerable): the funnel refused ${(r.unanswerable.falseRefusalRate * 100).toFixed(1)} % (false refusals)`);
   return [...lines, ...notes].join('\n');
 }

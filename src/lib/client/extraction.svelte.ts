@@ -1,11 +1,10 @@
 import { liveQuery, type Subscription } from 'dexie';
 import { EXTRACT_JOB } from '../core/api/extract-api';
-import { summarizeJobs, type ExtractionProgress } from './extraction-progress';
-import { vaultViews } from '../store/views/vault-views';
+import { vaultViews, type ExtractionProgress } from '../store/views/vault-views';
 
-export type { ExtractionProgress } from './extraction-progress';
+export type { ExtractionProgress } from '../store/views/vault-views';
 
-/** Extraction's progress, live from the job queue (extraction-progress.ts reads it). */
+/** Extraction's progress, live from the job queue (store/views/extraction-view.ts reads it). */
 class ExtractionWatcher {
   progress = $state<ExtractionProgress | null>(null);
   private subscription: Subscription | null = null;
@@ -13,8 +12,8 @@ class ExtractionWatcher {
   start(): void {
     if (this.subscription) return;
     void vaultViews().then((views) => {
-      this.subscription = liveQuery(() => views.jobsOfType(EXTRACT_JOB)).subscribe({
-        next: (jobs) => (this.progress = jobs.length > 0 ? summarizeJobs(jobs) : null),
+      this.subscription = liveQuery(() => views.extractionProgress(EXTRACT_JOB)).subscribe({
+        next: (progress) => (this.progress = progress),
         error: () => (this.progress = null),
       });
     });

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
-import type { IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
+import type { EntityLinks, IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
 import type { LlmInfo } from '../core/api/llm-port';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import { errors } from './errors.svelte';
@@ -98,6 +98,11 @@ export class IndexClient {
   async recall(request: RecallRequest): Promise<RecallResponse> {
     const answer = await this.rpc.latest('recall', 'recall', [request], 120_000);
     return answer.stale ? { requestId: request.requestId, stale: true } : answer.value;
+  }
+
+  /** Everything the vault links to an entity (the entity graph in the index worker). */
+  entityLinks(name: string, limit = 50): Promise<EntityLinks | null> {
+    return this.rpc.call('entityLinks', [name, limit], 30_000);
   }
 
   /** Called each time the worker is (re)connected and ready; returns the unsubscribe function. */

@@ -13,7 +13,7 @@ const STATUSES: Record<NotesFilter, readonly NoteStatus[]> = {
 export function filterNotes(notes: readonly NoteRecord[], filter: NotesFilter, query: string): NoteRecord[] {
   const words = query.toLowerCase().split(/\s+/u).filter(Boolean);
   return notes
-    .filter((n) => n.tier !== 'resource' && STATUSES[filter].includes(n.status))
+    .filter((n) => n.tier !== 'resource' && n.tier !== 'web' && STATUSES[filter].includes(n.status))
     .filter((n) => {
       const text = `${n.title ?? ''} ${n.text} ${n.category}`.toLowerCase();
       return words.every((w) => text.includes(w));

@@ -1,3 +1,4 @@
+import type { IntentClass } from '../core/recall/intent-class';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import { describeError } from '../core/error-text';
 import type { VaultError } from '../core/errors';
@@ -37,6 +38,8 @@ export class RecallSession {
   prompt = $state('');
   /** The intent as the person edited it; null: derived from the prompt. */
   intentEdit = $state<string | null>(null);
+  /** The intent class the person chose; null: classified from the prompt. */
+  intentClassEdit = $state<IntentClass | null>(null);
   funnel = $state(true);
   target = $state<string | number>(DEFAULT_TARGET_ID);
   format = $state<PackageFormat>('markdown');
@@ -87,6 +90,7 @@ export class RecallSession {
   /** The prompt changed (typing): a new prompt has its own intent; search after a pause. */
   typed(): void {
     this.intentEdit = null;
+    this.intentClassEdit = null;
     this.schedule();
   }
 
@@ -123,6 +127,7 @@ export class RecallSession {
       requestId,
       prompt,
       intent: this.intentEdit?.trim() || null,
+      intentClass: this.intentClassEdit,
       funnel: this.funnel,
       target: this.target,
       format: this.format,
@@ -148,6 +153,12 @@ export class RecallSession {
   editIntent(text: string): void {
     this.intentEdit = text;
     this.schedule();
+  }
+
+  /** The person changed the intent class: the search runs again routed by it (null: classify again). */
+  editIntentClass(intent: IntentClass | null): void {
+    this.intentClassEdit = intent;
+    void this.run();
   }
 
   setTarget(target: string | number): void {

@@ -8,6 +8,12 @@ export type Source = 'chatgpt' | 'claude' | 'gemini' | 'aistudio' | 'grok' | 'de
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 export type Tier = 'engram' | 'resource' | 'chat' | 'web';
 export type NoteStatus = 'provisional' | 'kept' | 'archived' | 'superseded' | 'discarded';
+/**
+ * How sure the vault is that a memory still matters, which sets how fast it fades from ranking
+ * (core/recall/confidence-tier.ts): Core never fades (a pin), Hot slowly (promoted on the person's
+ * own signals), Warm (kept notes, documents), Cold (what was said in a chat, web pages).
+ */
+export type ConfidenceTier = 'core' | 'hot' | 'warm' | 'cold';
 /** Rows of an import that has not finished are `staged` and invisible to every view. */
 export type RowState = 'staged' | 'visible';
 
@@ -75,7 +81,12 @@ export interface NoteRecord extends Stamped {
   supersededBy: string | null;
   accessCount: number;
   lastAccessedAt: number | null;
+  /** Packages holding this note that the person copied (a read that went into a prompt). */
+  copyCount?: number;
+  lastCopiedAt?: number | null;
   pinned: boolean;
+  /** Set by an accepted promotion; absent: derived (pinned core, else warm). */
+  confidenceTier?: ConfidenceTier;
   contentHash: string;
   flags: string[];
   /** What extraction attached to a candidate (extractor, validator repairs, decision-stage proposal). */
@@ -125,6 +136,12 @@ export interface ChunkRecord extends Stamped {
   spans?: { sourceId: string; start: number; end: number }[];
   /** Chunking flags (e.g. 'too-many-bullets'). */
   flags?: string[];
+  /** Reads written back by recall (a re-chunk keeps them, like notes' access counts). */
+  accessCount?: number;
+  lastAccessedAt?: number | null;
+  /** Packages holding this chunk that the person copied. */
+  copyCount?: number;
+  lastCopiedAt?: number | null;
 }
 
 /** A vector is sealed with the model that made it and the content it was made from. */
@@ -197,6 +214,8 @@ export interface ImportRecord {
 export interface SettingRecord {
   key: string;
   value: unknown;
+  /** A stamp, on rows a merge must order by time (a device's `vault.seen:` line). */
+  hlc?: string;
 }
 
 export interface TombstoneRecord {
@@ -204,4 +223,96 @@ export interface TombstoneRecord {
   id: string;
   hlc: string;
   deletedAt: number;
+}
+
+/** One recall's intent class, kept for the personalization prior (device-local, pruned after 90 days). */
+export interface IntentRecord {
+  id: string;
+  intent: string;
+  at: number;
+}
+
+/** What a cleaning-sweep proposal does (the Notes screen groups and words them by type). */
+export type ProposalType = 'collapse-duplicates' | 'supersede' | 'promote' | 'archive' | 'prune';
+export type ProposalStatus = 'pending' | 'applied' | 'dismissed';
+
+/** One note change a proposal would make: the note before and after (null: created or deleted). */
+export interface ProposedChange {
+  recordId: string;
+  action: string;
+  why: string;
+  before: NoteRecord | null;
+  after: NoteRecord | null;
+}
+
+/**
+ * A proposal of the cleaning sweep, stored until the person accepts or dismisses it. Device-local
+ * like jobs (another device runs its own sweep), never in the vault file.
+ */
+export interface ProposalRecord {
+  id: string;
+  sweepId: string;
+  createdAt: number;
+  status: ProposalStatus;
+  type: ProposalType;
+  /** The notes it changes (the first is the one it is about: the canonical, the newer, the note). */
+  noteIds: string[];
+  /** Why, in the person's words: shown with the proposal. */
+  reasons: string[];
+  /** A deletion: applied only after the person confirmed it. */
+  needsConfirmation: boolean;
+  changes: ProposedChange[];
+  /** Identity across sweeps (type and notes): a dismissed proposal is not made again. */
+  key: string;
+  decidedAt: number | null;
+  /** History entries of the applied changes (each can be undone from the note's history). */
+  historyIds: string[];
+  checkpointId: string | null;
+}
+
+/** A thread map as stored (computed by the sweep over every session on one subject). */
+export interface StoredThreadMap {
+  id: string;
+  subject: string[];
+  sessionIds: string[];
+  arc: {
+    stage: 'proposed' | 'changed' | 'decided' | 'left-open';
+    text: string;
+    sessionId: string;
+    date: number | null;
+    sourceMessageIds: string[];
+    replaces: { text: string; sessionId: string; date: number | null } | null;
+  }[];
+  at: number;
+}
+
+export type CheckpointReason = 'sweep' | 'merge' | 'restore' | 'rollback';
+
+/**
+ * A point the vault can be rolled back to: taken before a sweep's proposals are applied, a vault
+ * file is merged or restored (and before a roll-back). Its log holds the before-image of every row
+ * those operations changed, not a copy of the vault. Device-local.
+ */
+export interface CheckpointRecord {
+  id: string;
+  at: number;
+  reason: CheckpointReason;
+  label: string;
+  /** Operations that add to an open checkpoint find it by key (one per sweep). */
+  key: string | null;
+  /** Rows logged. */
+  entries: number;
+  state: 'active' | 'rolled-back';
+  rolledBackAt: number | null;
+}
+
+export interface CheckpointLogRecord {
+  seq?: number;
+  checkpointId: string;
+  /** JSON of [table, primary key]: one before-image per row and checkpoint. */
+  ref: string;
+  table: string;
+  key: string | [string, string];
+  /** The row before the operation; null when the operation created it. */
+  before: unknown;
 }

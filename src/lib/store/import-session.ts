@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import { derivedRecordId } from '../core/ids';
 import type { ConversationRecord, MessageRecord, NoteRecord, Role, Source } from '../core/records';
 import { sha256Hex } from '../core/text/normalize';
@@ -151,10 +152,13 @@ export class ImportSession {
   }
 
   private async existingMessages(conversationId: string): Promise<KnownMessages> {
-    const rows = await withStoreTimeout(this.db.messages.where('conversationId').equals(conversationId).toArray(), {
-      ...this.tx,
-      label: 'reading existing messages',
-    });
+    const rows = await withStoreTimeout(
+      this.db.messages.where('[conversationId+ordinal]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).toArray(),
+      {
+        ...this.tx,
+        label: 'reading existing messages',
+      },
+    );
     return new Map(rows.map((r) => [r.id, { ordinal: r.ordinal, branch: r.branch }]));
   }
 

@@ -7,7 +7,13 @@ import { discardStored, emptyFileReport, overallStatus, totalsOf, type FileRepor
 import { ProgressTracker } from '../core/jobs/progress';
 import { applyWriteSafety, safeField, safeStrings, type WriteSafetyResult } from '../core/safety/write-safety';
 import { contentHash, normalizeMultiline, sha256Hex } from '../core/text/normalize';
-import { ImportSession, resourceRecordId, type IncomingConversation, type IncomingMessage } from './import-session';
+import {
+  ImportSession,
+  resourceRecordId,
+  type ConversationOutcome,
+  type IncomingConversation,
+  type IncomingMessage,
+} from './import-session';
 import type { Vault } from './vault';
 
 export type ImportInput =
@@ -95,10 +101,12 @@ interface FileContext {
 async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Promise<FileReport> {
   const session = new ImportSession(vault.db, `${ctx.id}/${ctx.index}`, () => vault.clock.stamp());
   const report = emptyFileReport(input.name);
-  const writer = new BatchWriter(session, report);
+  // Time left follows the bytes whose rows are written, not the bytes read: reading runs a batch
+  // ahead of the writes, and the writes are where the time goes (issue 19).
   const tracker = new ProgressTracker();
+  tracker.record(ctx.now(), 0);
+  const writer = new BatchWriter(session, report, (bytes) => tracker.record(ctx.now(), bytes));
   const progress = (bytesRead: number, bytesTotal: number | null) => {
-    tracker.record(ctx.now(), bytesRead);
     const estimate = tracker.estimate(bytesTotal ?? 0);
     ctx.options.onProgress?.({
       importId: ctx.id,
@@ -121,11 +129,12 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
       if (event.type === 'conversation') await writer.conversation(event.conversation);
       else if (event.type === 'resource') await writer.resource(event.resource, ctx.now());
       else if (event.type === 'progress') {
+        writer.readUpTo(event.bytesRead);
         await writer.flushIfFull();
         progress(event.bytesRead, event.bytesTotal);
       } else summary = event.summary;
     }
-    await writer.flush();
+    await writer.drain();
     if (!summary) throw vaultError('import/failed', `${input.name} ended before it was fully read.`);
     applySummary(report, summary);
     const failure = summary.errors[0];
@@ -136,6 +145,7 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
     await ctx.options.onPublished?.({ conversationIds: writer.conversationIds, resourceIds: writer.resourceIds });
     return report;
   } catch (thrown) {
+    await writer.settle();
     const error = toVaultError(thrown, 'import/failed');
     return abandon(session, report, error.code === 'import/cancelled' ? 'cancelled' : 'failed', error);
   }
@@ -198,6 +208,7 @@ export async function prepareConversation(
 }
 
 /**
+/**
  * An id from an export that holds a secret (a key pasted where an id belongs) is stored as a
  * hash of itself: the same id always maps to the same hash, so re-imports still meet, and the
  * secret is not kept.
@@ -206,17 +217,33 @@ export async function safeExternalId(id: string): Promise<string> {
   return safeField(id) === id ? id : `sha256:${await sha256Hex(id)}`;
 }
 
-/** Buffers safe, hashed conversations and writes them in bounded batches; tallies the report. */
+/**
+ * Buffers safe, hashed conversations and writes them in bounded batches; tallies the report.
+ * One batch's write is in flight while the next is parsed and prepared: the database works in
+ * another thread (in Chromium, the browser process), and waiting for each write before reading on
+ * left one of the two cores idle (issue 19). IndexedDB runs overlapping transactions in the order
+ * they were created, so the next batch's lookups still see every row written before it.
+ */
 class BatchWriter {
   private batch: IncomingConversation[] = [];
   private batchMessages = 0;
+  private inFlight: Promise<void> | null = null;
   readonly conversationIds: string[] = [];
   readonly resourceIds: string[] = [];
+
+  /** Bytes read when the conversations now buffered were complete. */
+  private bytesRead = 0;
 
   constructor(
     private readonly session: ImportSession,
     private readonly report: FileReport,
+    /** Called when a batch is written, with the bytes read up to its last conversation. */
+    private readonly onWritten: (bytes: number) => void = () => undefined,
   ) {}
+
+  readUpTo(bytes: number): void {
+    this.bytesRead = bytes;
+  }
 
   async conversation(parsed: ParsedConversation): Promise<void> {
     const incoming = await prepareConversation(parsed, (result) => this.tally(result));
@@ -236,7 +263,7 @@ class BatchWriter {
       title: this.safe(resource.title).text,
       category: 'Resource',
       status: 'kept',
-      tier: 'resource',
+      tier: resource.tier ?? 'resource',
       confidence: 1,
       sourceMessageIds: [],
       conversationId: null,
@@ -278,12 +305,41 @@ class BatchWriter {
     if (this.batch.length >= BATCH_CONVERSATIONS || this.batchMessages >= BATCH_MESSAGES) await this.flush();
   }
 
+  /** Starts writing the buffered batch once the previous write is done (its error is thrown here). */
   async flush(): Promise<void> {
     if (this.batch.length === 0) return;
     const batch = this.batch;
     this.batch = [];
     this.batchMessages = 0;
-    for (const outcome of await this.session.add(batch)) {
+    const previous = this.inFlight;
+    this.inFlight = null;
+    if (previous) await previous;
+    const bytes = this.bytesRead;
+    const write = this.session.add(batch).then((outcomes) => {
+      this.count(outcomes);
+      this.onWritten(bytes);
+    });
+    write.catch(() => undefined); // awaited by the next flush or drain; never unhandled meanwhile
+    this.inFlight = write;
+  }
+
+  /** Writes what is buffered and waits until every write is done. */
+  async drain(): Promise<void> {
+    await this.flush();
+    const last = this.inFlight;
+    this.inFlight = null;
+    if (last) await last;
+  }
+
+  /** Waits for a write still in flight, ignoring its outcome (the import is being abandoned). */
+  async settle(): Promise<void> {
+    const last = this.inFlight;
+    this.inFlight = null;
+    if (last) await last.catch(() => undefined);
+  }
+
+  private count(outcomes: ConversationOutcome[]): void {
+    for (const outcome of outcomes) {
       const r = this.report;
       if (outcome.conversation === 'stored') r.conversations.stored++;
       else r.conversations.existing++;

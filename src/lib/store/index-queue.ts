@@ -1,5 +1,12 @@
 import { indexUpdateJob } from '../core/api/index-api';
+import type { JobSpec } from '../core/api/jobs';
 import type { Vault } from './vault';
+
+/** The index.update job for a file's newly visible conversations and resources (none when empty). */
+export function indexingJobs(published: { conversationIds: string[]; resourceIds: string[] }): JobSpec[] {
+  if (published.conversationIds.length + published.resourceIds.length === 0) return [];
+  return [indexUpdateJob(published)];
+}
 
 /**
  * `runImport`'s onPublished hook: every file's newly visible conversations and resources are
@@ -8,7 +15,6 @@ import type { Vault } from './vault';
  */
 export function queueIndexing(vault: Vault, now: () => number = Date.now) {
   return async (published: { conversationIds: string[]; resourceIds: string[] }): Promise<void> => {
-    if (published.conversationIds.length + published.resourceIds.length === 0) return;
-    await vault.jobs.enqueue(indexUpdateJob(published), now());
+    await vault.jobs.enqueueAll(indexingJobs(published), now(), 'queueing indexing');
   };
 }

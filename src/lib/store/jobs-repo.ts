@@ -9,6 +9,28 @@ import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
+function newJob(spec: JobSpec, now: number): JobRecord {
+  return {
+    id: newId('job'),
+    type: spec.type,
+    payload: spec.payload,
+    status: 'pending',
+    priority: spec.priority ?? 100,
+    attempts: 0,
+    maxAttempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    runAfter: spec.runAfter ?? now,
+    leasedBy: null,
+    leasedAt: null,
+    leaseUntil: null,
+    dedupeKey: spec.dedupeKey ?? null,
+    progress: null,
+    error: null,
+    result: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** Tells whether the holder of a lease still lives (e.g. a Web Lock it holds); unknown -> true. */
 export type HolderAlive = (workerId: string) => boolean | Promise<boolean>;
 
@@ -29,43 +51,47 @@ export class JobsRepo {
    * that is already running does not absorb the new one: it may have read its work before the change
    * that queued this one (a model chosen while embedding ran), so a successor waits behind it.
    */
-  enqueue(spec: JobSpec, now: number): Promise<JobRecord> {
+  async enqueue(spec: JobSpec, now: number): Promise<JobRecord> {
+    const [job] = await this.enqueueAll([spec], now, `queueing a ${spec.type} job`);
+    return job!;
+  }
+
+  /**
+   * Queues several jobs in one transaction, in order, with `enqueue`'s dedupe rule (a spec whose
+   * key has a pending job returns that job; two specs with one key in the list give one job).
+   * One transaction matters after a large import: thousands of single-job transactions queue
+   * behind the index worker's transactions, one wait each.
+   */
+  enqueueAll(specs: readonly JobSpec[], now: number, label = `queueing ${specs.length} jobs`): Promise<JobRecord[]> {
+    if (specs.length === 0) return Promise.resolve([]);
     return runTx(
       this.db,
       'rw',
       this.db.jobs,
       async () => {
-        if (spec.dedupeKey) {
-          const live = await this.db.jobs
-            .where('dedupeKey')
-            .equals(spec.dedupeKey)
-            .filter((j) => j.status === 'pending')
-            .first();
-          if (live) return live;
+        const keys = [...new Set(specs.flatMap((s) => (s.dedupeKey ? [s.dedupeKey] : [])))];
+        const live = new Map<string, JobRecord>();
+        if (keys.length) {
+          const rows = await this.db.jobs.where('dedupeKey').anyOf(keys).toArray();
+          for (const row of rows) if (row.status === 'pending' && row.dedupeKey && !live.has(row.dedupeKey)) live.set(row.dedupeKey, row);
         }
-        const job: JobRecord = {
-          id: newId('job'),
-          type: spec.type,
-          payload: spec.payload,
-          status: 'pending',
-          priority: spec.priority ?? 100,
-          attempts: 0,
-          maxAttempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-          runAfter: spec.runAfter ?? now,
-          leasedBy: null,
-          leasedAt: null,
-          leaseUntil: null,
-          dedupeKey: spec.dedupeKey ?? null,
-          progress: null,
-          error: null,
-          result: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        await this.db.jobs.add(job);
-        return job;
+        const out: JobRecord[] = [];
+        const added: JobRecord[] = [];
+        for (const spec of specs) {
+          const existing = spec.dedupeKey ? live.get(spec.dedupeKey) : undefined;
+          if (existing) {
+            out.push(existing);
+            continue;
+          }
+          const job = newJob(spec, now);
+          if (spec.dedupeKey) live.set(spec.dedupeKey, job);
+          added.push(job);
+          out.push(job);
+        }
+        if (added.length) await this.db.jobs.bulkAdd(added);
+        return out;
       },
-      { ...this.tx, label: `queueing a ${spec.type} job` },
+      { ...this.tx, label },
     );
   }
 
@@ -237,6 +263,22 @@ export class JobsRepo {
       label: 'counting jobs',
     });
     return { pending: values[0] ?? 0, leased: values[1] ?? 0, done: values[2] ?? 0, dead: values[3] ?? 0 };
+  }
+
+  /** Jobs of these types in one status, counted from the [type+status+updatedAt] index (no job is read). */
+  async countOfTypes(types: readonly string[], status: JobStatus): Promise<number> {
+    const counts = await withStoreTimeout(
+      Promise.all(
+        types.map((type) =>
+          this.db.jobs
+            .where('[type+status+updatedAt]')
+            .between([type, status, Dexie.minKey], [type, status, Dexie.maxKey], true, true)
+            .count(),
+        ),
+      ),
+      { ...this.tx, label: 'counting jobs' },
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
   }
 
   /** Removes finished jobs older than `before` so the table does not grow without bound. */

@@ -5,8 +5,9 @@ import { liftHold } from '../core/curate/held';
 import { discardedNote, keptNote } from '../core/extract/candidate-note';
 import { fail } from '../core/errors';
 import { newId } from '../core/ids';
-import type { HistoryActor, NoteRecord } from '../core/records';
+import type { CheckpointReason, HistoryActor, NoteRecord } from '../core/records';
 import { contentHash } from '../core/text/normalize';
+import { boundCheckpointTables, CheckpointWriter } from './checkpoints';
 import { safeNote } from './safe-note';
 import { runTx } from './transaction';
 import type { Vault } from './vault';
@@ -22,12 +23,17 @@ async function queueIndex(vault: Vault, noteIds: readonly string[], now: number)
   if (noteIds.length > 0) await vault.jobs.enqueue(indexUpdateJob({ noteIds }), now);
 }
 
+export interface ApplyOptions {
+  actor: HistoryActor;
+  now: number;
+  /** Log the before-images in this checkpoint (opened or, with a key, added to): a sweep's proposals. */
+  checkpoint?: { reason: CheckpointReason; label: string; key: string };
+  /** The stored sweep proposal these changes carry out: marked applied in the same transaction. */
+  proposalId?: string;
+}
+
 /** Writes `changes` (after = null deletes, with a tombstone) and one history entry each, in one transaction. */
-export async function applyNoteChanges(
-  vault: Vault,
-  proposed: readonly NoteChange[],
-  options: { actor: HistoryActor; now: number },
-): Promise<ActionOutcome> {
+export async function applyNoteChanges(vault: Vault, proposed: readonly NoteChange[], options: ApplyOptions): Promise<ActionOutcome> {
   const { db } = vault;
   // Whatever text a change writes passes write-time safety first (a person's edit, a proposal).
   const changes = await Promise.all(proposed.map(async (change) => ({ ...change, after: await safeNote(change.after) })));
@@ -35,23 +41,44 @@ export async function applyNoteChanges(
   await runTx(
     db,
     'rw',
-    [db.notes, db.history, db.tombstones],
+    [db.notes, db.history, db.tombstones, db.proposals, db.checkpoints, db.checkpointLog],
     async () => {
+      const writer = options.checkpoint
+        ? await CheckpointWriter.open(boundCheckpointTables(), { ...options.checkpoint, now: options.now })
+        : null;
       for (const [i, change] of changes.entries()) {
         const current = (await db.notes.get(change.recordId)) ?? null;
         if ((current?.hlc ?? null) !== (change.before?.hlc ?? null)) {
           fail('store/conflict', 'The note changed since this was proposed; look at it again.', { id: change.recordId });
         }
+        if (writer) await writer.log('notes', change.recordId, current);
         if (change.after) {
           const after: NoteRecord = { ...change.after, hlc: vault.clock.stamp() };
           await db.notes.put(after);
           history[i] = { ...history[i]!, after };
         } else {
+          if (writer) await writer.logRows(db.tombstones as never, 'tombstones', [['notes', change.recordId]]);
           await db.notes.delete(change.recordId);
           await db.tombstones.put({ table: 'notes', id: change.recordId, hlc: vault.clock.stamp(), deletedAt: options.now });
         }
       }
+      // Only Dexie's own promises may be awaited here (an await of a plain value lets the transaction commit).
+      if (writer) for (const entry of history) await writer.log('history', entry.id, null);
       await db.history.bulkAdd(history);
+      if (options.proposalId) {
+        const proposal = await db.proposals.get(options.proposalId);
+        if (!proposal || proposal.status !== 'pending')
+          fail('store/conflict', 'That proposal was decided already; look at the list again.');
+        if (writer) await writer.log('proposals', proposal.id, proposal);
+        await db.proposals.put({
+          ...proposal,
+          status: 'applied',
+          decidedAt: options.now,
+          historyIds: history.map((h) => h.id),
+          checkpointId: writer?.checkpoint.id ?? null,
+        });
+      }
+      if (writer) await writer.finish();
     },
     { label: 'changing notes' },
   );
@@ -116,4 +143,23 @@ export async function undoChanges(vault: Vault, historyIds: readonly string[], n
   }
   await queueIndex(vault, [...noteIds], now);
   return { historyIds: undone, noteIds: [...noteIds] };
+}
+
+/**
+ * Pins or unpins a note (from Notes or a Recall item): a pinned note is Core (it never fades, and
+ * is Core in every package where it passes the gate), never archived or pruned by the sweep. A
+ * stamped change with history, so it travels in the vault file and can be undone.
+ */
+export async function setPinned(vault: Vault, noteId: string, pinned: boolean, now: number): Promise<ActionOutcome> {
+  const note = await vault.notes.get(noteId);
+  if (!note) fail('store/not-found', 'That note is no longer in the vault.', { id: noteId });
+  if (note.pinned === pinned) return { historyIds: [], noteIds: [] };
+  const change: NoteChange = {
+    recordId: note.id,
+    action: pinned ? 'pin' : 'unpin',
+    why: pinned ? 'Pinned: it never fades and is Core in every package where it passes the gate.' : 'Unpinned.',
+    before: note,
+    after: { ...note, pinned, updatedAt: now },
+  };
+  return applyNoteChanges(vault, [change], { actor: 'user', now });
 }

@@ -104,31 +104,4 @@ export class NotesRepo {
       { ...this.tx, label: 'undoing a change' },
     );
   }
-  /**
-   * Counts reads of notes recall showed (one per write): the access count grows by one and the last
-   * access moves forward. A read is not an edit: no history entry and no new clock stamp, so a merge
-   * never prefers a version for having been read. Ids of notes that are gone are skipped.
-   */
-  recordAccess(writes: readonly { id: string; at: number }[]): Promise<number> {
-    if (writes.length === 0) return Promise.resolve(0);
-    return runTx(
-      this.db,
-      'rw',
-      this.db.notes,
-      async () => {
-        let updated = 0;
-        for (const { id, at } of writes) {
-          updated += await this.db.notes
-            .where('id')
-            .equals(id)
-            .modify((note) => {
-              note.accessCount = (note.accessCount ?? 0) + 1;
-              note.lastAccessedAt = Math.max(note.lastAccessedAt ?? 0, at);
-            });
-        }
-        return updated;
-      },
-      { ...this.tx, label: 'recording note reads' },
-    );
-  }
 }

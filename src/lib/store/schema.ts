@@ -1,16 +1,23 @@
 import Dexie, { type Table, type Transaction } from 'dexie';
 import type {
+  CheckpointLogRecord,
+  CheckpointRecord,
   ChunkRecord,
   ConversationRecord,
   HistoryRecord,
+  IntentRecord,
   ImportRecord,
   JobRecord,
   MessageRecord,
   NoteRecord,
+  ProposalRecord,
   SettingRecord,
+  StoredThreadMap,
   TombstoneRecord,
   VectorRecord,
 } from '../core/records';
+import type { StoredSummary } from '../core/api/extract-api';
+import { moveSummariesOutOfSettings } from './migrations/v2-summaries';
 
 /**
  * Schema versions, append-only. A shipped entry is never edited: a change is a new entry with a
@@ -39,6 +46,44 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       tombstones: '[table+id], hlc',
     },
   },
+  {
+    // Issue 17: session summaries and thread maps get tables of their own (they were settings rows
+    // `extract.summary:<conversationId>`); the cleaning sweep's proposals and the checkpoints taken
+    // before a sweep is applied, a merge or a restore (a change log of before-images) are stored.
+    version: 2,
+    stores: {
+      // Copied chunks are found by this index (the promotion signal of the candidates they cite).
+      chunks: 'id, parentId, parentType, conversationId, tier, contentHash, *messageIds, lastCopiedAt',
+      summaries: 'conversationId, at',
+      threadMaps: 'id, *sessionIds, at',
+      proposals: 'id, sweepId, status, type, [status+type], *noteIds',
+      checkpoints: 'id, at, state',
+      checkpointLog: '++seq, checkpointId, [checkpointId+ref]',
+    },
+    upgrade: moveSummariesOutOfSettings,
+  },
+  {
+    // Issue 12 (recall that connects). Version 2 belongs to issue 17; versions need not be contiguous.
+    // intents: the person's recent intent classes (the recall prior), device-local, not in the vault file.
+    version: 3,
+    stores: {
+      intents: 'id, at',
+    },
+  },
+  {
+    // Issue 19 (heavy archives). Versions 4 and 5 were reserved for issues 13 and 15, which needed none.
+    version: 6,
+    stores: {
+      // Every index is written with every row: a 300k-message import pays for each one. Nothing
+      // read messages by contentHash or createdAt, and `conversationId` alone is the prefix of
+      // [conversationId+ordinal]. Dropping the three cut the import's IndexedDB CPU by about a
+      // fifth (an unrecorded measurement: not in docs/BENCH.md yet).
+      messages: 'id, [conversationId+ordinal], importId, state',
+      // Progress views count one type's jobs by status (finished since a time, the oldest queued)
+      // from the index alone, instead of reading every job of the queue whenever one changes.
+      jobs: 'id, type, status, [status+runAfter], [status+leaseUntil], dedupeKey, [type+status+updatedAt]',
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -61,6 +106,12 @@ export class VaultDb extends Dexie {
   imports!: Table<ImportRecord, string>;
   settings!: Table<SettingRecord, string>;
   tombstones!: Table<TombstoneRecord, [string, string]>;
+  intents!: Table<IntentRecord, string>;
+  summaries!: Table<StoredSummary, string>;
+  threadMaps!: Table<StoredThreadMap, string>;
+  proposals!: Table<ProposalRecord, string>;
+  checkpoints!: Table<CheckpointRecord, string>;
+  checkpointLog!: Table<CheckpointLogRecord, number>;
 
   constructor(name: string = DEFAULT_DB_NAME, options: DbOptions = {}, upTo: number = CURRENT_SCHEMA_VERSION) {
     // Relaxed durability: a commit is reported before the OS flushes it. Chromium's log is

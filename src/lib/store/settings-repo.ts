@@ -1,6 +1,7 @@
 import { DEFAULT_REVIEW_SIZE, type InboxReview } from '../core/curate/inbox-order';
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { LlmChoice } from '../core/api/llm-port';
+import type { RetentionReport, SweepSummary } from '../core/api/curate-api';
 import type { VaultFileMark } from '../core/api/vault-file';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
@@ -64,6 +65,14 @@ export interface SettingsShape {
   'llm.choice': LlmChoice | null;
   /** The Inbox's "review N today" queue on this device: N, and the candidate the person stopped at. */
   'device.inbox.review': InboxReview;
+  /** Hours between scheduled cleaning sweeps when the app is idle (null: only on demand, from Notes). */
+  'curate.sweepIntervalHours': number | null;
+  /** What the last cleaning sweep did. */
+  'curate.lastSweep': SweepSummary | null;
+  /** Note history entries kept per note (older ones are purged by retention; the newest always stay). */
+  'retention.historyPerNote': number;
+  /** What the last retention run removed. */
+  'retention.last': RetentionReport | null;
 }
 
 export const SETTING_DEFAULTS: SettingsShape = {
@@ -96,6 +105,10 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.flaggedLines': 'drop',
   'llm.choice': null,
   'device.inbox.review': { size: DEFAULT_REVIEW_SIZE, cursorId: null },
+  'curate.sweepIntervalHours': 24,
+  'curate.lastSweep': null,
+  'retention.historyPerNote': 50,
+  'retention.last': null,
 };
 
 /**
@@ -120,6 +133,11 @@ export const DEVICE_SETTINGS: ReadonlySet<string> = new Set([
   'jobs.paused',
   'storage.persistRequested',
   'llm.choice',
+  // The sweep and retention run per device (their proposals, checkpoints and job queue are local).
+  'curate.sweepIntervalHours',
+  'curate.lastSweep',
+  'retention.historyPerNote',
+  'retention.last',
 ]);
 
 export function isDeviceSetting(key: string): boolean {

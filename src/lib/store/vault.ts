@@ -6,6 +6,8 @@ import { deleteRecords } from './delete-records';
 import { ImportsRepo } from './imports-repo';
 import { JobsRepo } from './jobs-repo';
 import { NotesRepo, type ChangeReason } from './notes-repo';
+import { ProposalsRepo } from './proposals-repo';
+import { ReadsRepo } from './reads-repo';
 import { DEFAULT_DB_NAME, VaultDb, type DbOptions } from './schema';
 import { SettingsRepo } from './settings-repo';
 import type { TxOptions } from './transaction';
@@ -15,6 +17,10 @@ export interface Vault {
   db: VaultDb;
   conversations: ConversationsRepo;
   notes: NotesRepo;
+  /** Reads recall wrote back and packages the person copied (notes and chunks). */
+  reads: ReadsRepo;
+  /** The cleaning sweep's proposals. */
+  proposals: ProposalsRepo;
   jobs: JobsRepo;
   imports: ImportsRepo;
   settings: SettingsRepo;
@@ -40,6 +46,8 @@ export async function openVault(
     db,
     conversations: new ConversationsRepo(db, tx),
     notes: new NotesRepo(db, () => clock.stamp(), tx),
+    reads: new ReadsRepo(db, tx),
+    proposals: new ProposalsRepo(db, tx),
     jobs: new JobsRepo(db, tx),
     imports: new ImportsRepo(db, tx),
     settings,

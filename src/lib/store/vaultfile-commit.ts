@@ -22,14 +22,21 @@ import { tableOf } from './vaultfile-tables';
  * which names the transaction explicitly.
  */
 
+/** Tables the commit also writes besides the file's sections: summaries (carried as settings lines), proposals and the checkpoint log. */
+export const COMMIT_EXTRA_TABLES = ['summaries', 'proposals', 'checkpoints', 'checkpointLog'] as const;
+export type CommitExtraTable = (typeof COMMIT_EXTRA_TABLES)[number];
+
 /** Table access bound to one transaction, whatever the zone. */
-export type BoundTables = <K extends SectionName>(section: K) => Table<SectionRecords[K], unknown>;
+export interface BoundTables {
+  <K extends SectionName>(section: K): Table<SectionRecords[K], unknown>;
+  <K extends CommitExtraTable>(name: K): VaultDb[K];
+}
 
 /** Call at the top of a transaction callback: the tables of that transaction. */
 export function boundTables(): BoundTables {
   const tx = Dexie.currentTransaction;
   if (!tx) throw new Error('boundTables() must be called inside a Dexie transaction');
-  return <K extends SectionName>(section: K) => tx.table(section) as unknown as Table<SectionRecords[K], unknown>;
+  return ((name: string) => tx.table(name)) as BoundTables;
 }
 
 /** The job another part of the app runs to rebuild the search indexes from the stored records. */
@@ -44,7 +51,7 @@ export function runCommit<T>(db: VaultDb, records: number, fn: () => Promise<T>,
   return runTx(
     db,
     'rw',
-    SECTION_NAMES.map((section) => tableOf(db, section)),
+    [...SECTION_NAMES.map((section) => tableOf(db, section)), ...COMMIT_EXTRA_TABLES.map((name) => db.table(name))],
     fn,
     {
       ...options.tx,

@@ -7,6 +7,8 @@ import { newId } from '../core/ids';
 import { runTx, type TxOptions } from './transaction';
 import type { Vault } from './vault';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
+import { addToVector, SEEN_PREFIX, type DeviceSeen, type VersionVector } from '../core/curate/retention';
+import { summaryAsSetting } from './summaries-repo';
 import { Spool } from './vaultfile-spool';
 import {
   emptyCounts,
@@ -71,18 +73,27 @@ export interface VaultSnapshot {
 export async function snapshotVault(
   vault: Vault,
   sections: readonly SectionName[],
-  options: { signal?: AbortSignal; onProgress?: VaultFileProgressFn; tx?: TxOptions } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: VaultFileProgressFn;
+    tx?: TxOptions;
+    /** Adds this device's version vector as a settings line (exports: retention reads it on other devices). */
+    seenBy?: { deviceId: string };
+  } = {},
 ): Promise<VaultSnapshot> {
   const { db } = vault;
   const spool = new Spool();
   const counts = emptyCounts();
+  const vector: VersionVector = {};
   let maxHlc: string | null = null;
   await runTx(
     db,
     'r',
-    [...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)),
+    [...[...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)), db.summaries],
     async () => {
       const staged = await stagedConversationIds(db);
+      // Tombstones come after settings in the file: their stamps are read first, for the vector.
+      if (options.seenBy) for (const hlc of await db.tombstones.orderBy('hlc').keys()) addToVector(vector, String(hlc));
       let total = 0;
       for (const section of sections) total += await tableOf(db, section).count();
       const progress = new PhaseProgress(options.onProgress, 'reading-vault', total);
@@ -102,11 +113,25 @@ export async function snapshotVault(
             for (const row of kept) {
               const hlc = (row as { hlc: string }).hlc;
               if (maxHlc === null || compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
+              addToVector(vector, hlc);
             }
           }
           spool.append(section, kept as SectionRecords[typeof section][]);
           counts[section] += kept.length;
           progress.add(page.length);
+        }
+        // Session summaries travel as the settings lines they were before schema version 2.
+        if (section === 'settings') {
+          const summaries = (await db.summaries.toArray()).map(summaryAsSetting);
+          spool.append('settings', summaries);
+          counts.settings += summaries.length;
+          // Stable while nothing changes (no export time, the latest stamp as its own): merging the
+          // same vault's files again finds nothing new.
+          if (options.seenBy && maxHlc !== null) {
+            const seen: DeviceSeen = { deviceId: options.seenBy.deviceId, vector };
+            spool.append('settings', [{ key: `${SEEN_PREFIX}${seen.deviceId}`, value: seen, hlc: maxHlc }]);
+            counts.settings += 1;
+          }
         }
       }
       progress.finish();
@@ -135,7 +160,8 @@ export async function exportVault(vault: Vault, options: VaultExportOptions): Pr
   const now = options.now ?? Date.now;
   const identity = await ensureVaultIdentity(vault, now());
   const names: SectionName[] = [...REQUIRED_SECTIONS, ...(options.vectors ? (['vectors'] as const) : [])];
-  const snapshot = await snapshotVault(vault, names, options);
+  const deviceId = await vault.settings.get('vault.deviceId');
+  const snapshot = await snapshotVault(vault, names, { ...options, ...(deviceId ? { seenBy: { deviceId } } : {}) });
   const meta: VaultExportMeta = {
     ...identity,
     exportedAt: now(),

@@ -1,10 +1,20 @@
 import type { MergeChanges } from '../core/api/vault-file';
 import type { HistoryRecord, TombstoneRecord } from '../core/records';
 import { displacedHistoryEntry, HISTORY_SECTIONS, mergeKey } from '../core/vaultfile/merge';
-import { isStampedSection, tombstoneKey, type SectionName, type SectionRecords, type StampedSection } from '../core/vaultfile/sections';
+import {
+  isStampedSection,
+  isSyncBookkeeping,
+  tombstoneKey,
+  type SectionName,
+  type SectionRecords,
+  type StampedSection,
+} from '../core/vaultfile/sections';
 import type { Sha256 } from '../core/vaultfile/sha256';
 import { compareVersions, pickVersion, survivesTombstone } from '../core/vaultfile/version-order';
 import { isDeviceSetting } from './settings-repo';
+import type { StoredSummary } from '../core/api/extract-api';
+import { isSummarySetting, settingAsSummary, summaryAsSetting } from './summaries-repo';
+import type { CheckpointWriter } from './checkpoints';
 import type { BoundTables } from './vaultfile-commit';
 import { primaryKeyOf, type AnyRecord } from './vaultfile-tables';
 
@@ -35,6 +45,8 @@ export interface PageDecision {
   puts: AnyRecord[];
   deletes: Array<{ section: StampedSection; id: string }>;
   history: HistoryRecord[];
+  /** Session summaries the file's settings lines carry (they live in their own table). */
+  summaries: StoredSummary[];
   changes: MergeChanges;
 }
 
@@ -47,7 +59,7 @@ export function addChanges(into: MergeChanges, from: MergeChanges): void {
 }
 
 function emptyDecision(): PageDecision {
-  return { relevant: [], puts: [], deletes: [], history: [], changes: noChanges() };
+  return { relevant: [], puts: [], deletes: [], history: [], summaries: [], changes: noChanges() };
 }
 
 /**
@@ -146,7 +158,11 @@ async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'v
   incoming: readonly SectionRecords[K][],
 ): Promise<PageDecision> {
   const out = emptyDecision();
-  const rows = section === 'settings' ? incoming.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : incoming;
+  let rows = section === 'settings' ? incoming.filter((row) => !isDeviceSetting((row as SectionRecords['settings']).key)) : incoming;
+  if (section === 'settings') {
+    await decideSummaries(tables, rows as readonly SectionRecords['settings'][], out);
+    rows = rows.filter((row) => !isSummarySetting(row as SectionRecords['settings']));
+  }
   const locals = await tables(section).bulkGet(rows.map((row) => primaryKeyOf(section, row)));
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -155,11 +171,30 @@ async function decideUnstamped<K extends 'history' | 'imports' | 'settings' | 'v
     if (local && compareVersions(section, row, local) <= 0) continue;
     out.relevant.push(row);
     out.puts.push(row);
+    // A device's `vault.seen:` line is bookkeeping: written, but not a change of the vault.
+    if (section === 'settings' && isSyncBookkeeping(row as SectionRecords['settings'])) continue;
     if (section === 'history') out.changes.history++;
     else if (local) out.changes.updated++;
     else out.changes.added++;
   }
   return out;
+}
+
+/** Summary lines against the summaries table, by the settings' version order. */
+async function decideSummaries(tables: BoundTables, rows: readonly SectionRecords['settings'][], out: PageDecision): Promise<void> {
+  const incoming = rows.map(settingAsSummary).filter((summary) => summary !== null);
+  if (incoming.length === 0) return;
+  const locals = await tables('summaries').bulkGet(incoming.map((summary) => summary.conversationId));
+  for (let i = 0; i < incoming.length; i++) {
+    const row = summaryAsSetting(incoming[i]!);
+    const local = locals[i] ? summaryAsSetting(locals[i]!) : undefined;
+    if (plainlyEqual(local, row)) continue;
+    if (local && compareVersions('settings', row, local) <= 0) continue;
+    out.relevant.push(row);
+    out.summaries.push(incoming[i]!);
+    if (local) out.changes.updated++;
+    else out.changes.added++;
+  }
 }
 
 /** Decides one page of one section. Must run inside a transaction over every vault-file table. */
@@ -169,11 +204,38 @@ export function decidePage(tables: BoundTables, section: SectionName, incoming: 
   return decideUnstamped(tables, section, incoming as SectionRecords['history' | 'imports' | 'settings' | 'vectors'][]);
 }
 
-/** Writes a page's decision (inside the commit transaction). */
-export async function applyDecision(tables: BoundTables, section: SectionName, decision: PageDecision): Promise<void> {
-  if (decision.puts.length > 0) await tables(section).bulkPut(decision.puts);
-  for (const { section: table, id } of decision.deletes) await tables(table).delete(id);
+/**
+ * Writes a page's decision (inside the commit transaction). With a checkpoint writer, the
+ * before-image of every row it changes is logged first (store/checkpoints.ts).
+ */
+export async function applyDecision(
+  tables: BoundTables,
+  section: SectionName,
+  decision: PageDecision,
+  writer?: CheckpointWriter,
+): Promise<void> {
   const history = [...new Map(decision.history.map((entry) => [entry.id, entry])).values()];
+  if (writer) {
+    await writer.logRows(
+      tables(section) as never,
+      section,
+      decision.puts.map((row) => primaryKeyOf(section, row)),
+    );
+    await writer.logRows(
+      tables('summaries') as never,
+      'summaries',
+      decision.summaries.map((s) => s.conversationId),
+    );
+    for (const { section: table, id } of decision.deletes) await writer.logRows(tables(table) as never, table, [id]);
+    await writer.logRows(
+      tables('history') as never,
+      'history',
+      history.map((entry) => entry.id),
+    );
+  }
+  if (decision.puts.length > 0) await tables(section).bulkPut(decision.puts);
+  if (decision.summaries.length > 0) await tables('summaries').bulkPut(decision.summaries);
+  for (const { section: table, id } of decision.deletes) await tables(table).delete(id);
   if (history.length > 0) {
     await tables('history').bulkPut(history);
     decision.changes.history += history.length;

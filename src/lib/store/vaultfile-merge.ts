@@ -4,6 +4,7 @@ import type { DeriveKeyFn } from '../core/vaultfile/kdf';
 import { SECTION_NAMES, tombstoneKey, type SectionName } from '../core/vaultfile/sections';
 import { sharedSha256 } from '../core/vaultfile/sha256';
 import { pickVersion } from '../core/vaultfile/version-order';
+import { boundCheckpointTables, CheckpointWriter } from './checkpoints';
 import { runTx, type TxOptions } from './transaction';
 import type { Vault } from './vault';
 import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
@@ -41,6 +42,8 @@ export interface MergeOptions {
   onProgress?: VaultFileProgressFn;
   now?: () => number;
   tx?: TxOptions;
+  /** What is merged (a file name), for the checkpoint's label. */
+  label?: string;
 }
 
 /** Order of the commit: records first, then the tombstones (which then see the merged records). */
@@ -92,7 +95,7 @@ async function tombstonesOf(spool: Spool): Promise<IncomingTombstones> {
 async function planMerge(vault: Vault, staged: StagedFile, inputs: MergeInputs, delta: Spool, options: MergeOptions) {
   const { db } = vault;
   const progress = new PhaseProgress(options.onProgress, 'comparing', totalOf(staged.manifest.counts));
-  const tables = SECTION_NAMES.map((section) => tableOf(db, section));
+  const tables = [...SECTION_NAMES.map((section) => tableOf(db, section)), db.summaries];
   for (const section of staged.manifest.sections) {
     for await (const page of staged.spool.pages(section)) {
       throwIfCancelled(options.signal, 'merge');
@@ -108,6 +111,7 @@ async function planMerge(vault: Vault, staged: StagedFile, inputs: MergeInputs, 
 }
 
 async function commitMerge(vault: Vault, delta: Spool, inputs: MergeInputs, options: MergeOptions): Promise<MergeChanges> {
+  const now = options.now ?? Date.now;
   const { db } = vault;
   const records = SECTION_NAMES.reduce((sum, section) => sum + delta.count(section), 0);
   const changes = noChanges();
@@ -117,16 +121,22 @@ async function commitMerge(vault: Vault, delta: Spool, inputs: MergeInputs, opti
     records,
     async () => {
       const tables = boundTables();
+      const writer = await CheckpointWriter.open(boundCheckpointTables(), {
+        reason: 'merge',
+        label: options.label ? `Before merging ${options.label}` : 'Before merging a vault file',
+        now: now(),
+      });
       const progress = new PhaseProgress(options.onProgress, 'committing', records);
       for (const section of COMMIT_ORDER) {
         await eachSpooledPage(tables, delta, section, async (page) => {
           throwIfCancelled(options.signal, 'merge');
           const decision = await decidePage(tables, section, page as AnyRecord[], inputs);
-          await applyDecision(tables, section, decision);
+          await applyDecision(tables, section, decision, writer);
           addChanges(changes, decision.changes);
           progress.add(page.length);
         });
       }
+      await writer.finish();
       progress.finish();
       return changes;
     },

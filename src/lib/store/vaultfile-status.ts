@@ -98,7 +98,8 @@ export async function vaultFingerprint(vault: Vault): Promise<string> {
 /**
  * The fingerprint two devices compare (Settings): the digest of the person's records only. Chunks
  * and vectors are the index, derived from those records and rebuilt by each device at its own pace
- * (stamps and HNSW labels are device-local), so they are left out: two devices that hold the same
+ * (stamps and HNSW labels are device-local), so they are left out (the digest leaves out the
+ * `vault.seen:` bookkeeping lines itself): two devices that hold the same
  * conversations, messages, notes, history, imports, settings and deletions show the same fingerprint
  * whether or not their indexes have caught up.
  */

@@ -1,4 +1,4 @@
-import type { Table } from 'dexie';
+import Dexie, { type Table } from 'dexie';
 import type { VaultCounts } from '../core/api/vault-file';
 import { SECTION_NAMES, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
 import type { VaultDb } from './schema';
@@ -66,18 +66,19 @@ export function emptyCounts(): VaultCounts {
 
 /** Counts of what an export would hold (cheap: index counts; settings are few). */
 export function vaultCounts(db: VaultDb, tx: TxOptions = {}): Promise<VaultCounts> {
-  const work = db.transaction('r', SECTION_NAMES as unknown as string[], async () => {
+  const work = db.transaction('r', [...(SECTION_NAMES as unknown as string[]), 'summaries'], async () => {
     const counts = emptyCounts();
     counts.conversations = await db.conversations.where('state').equals('visible').count();
     counts.messages = await db.messages.where('state').equals('visible').count();
     for (const id of await stagedConversationIds(db)) {
       counts.messages -= await db.messages
-        .where('conversationId')
-        .equals(id)
+        .where('[conversationId+ordinal]')
+        .between([id, Dexie.minKey], [id, Dexie.maxKey])
         .filter((m) => m.state === 'visible')
         .count();
     }
-    counts.settings = (await db.settings.toCollection().primaryKeys()).filter((key) => !isDeviceSetting(key)).length;
+    counts.settings =
+      (await db.settings.toCollection().primaryKeys()).filter((key) => !isDeviceSetting(key)).length + (await db.summaries.count());
     for (const name of ['notes', 'chunks', 'history', 'imports', 'tombstones', 'vectors'] as const)
       counts[name] = await db.table(name).count();
     return counts;

@@ -162,12 +162,13 @@ describe('capture through the importer', () => {
     vault.db.close();
   });
 
-  it('a selection is kept as one resource note, once per page', async () => {
+  it('a selection is kept as one resource note, once per page; a page from the web is tier web', async () => {
     const { vault, sink } = await sinkWithVault();
     const first = await sink.save(resource('Moss grows best in shade.'));
     expect(first.added).toBe(1);
     expect(await vault.notes.get(first.conversationId)).toMatchObject({
-      tier: 'resource',
+      // Someone else's text from a web page: provenance tier web (0.1), not a document the person added.
+      tier: 'web',
       title: 'An article',
       text: 'Moss grows best in shade.',
     });

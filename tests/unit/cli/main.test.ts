@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
+import { CURRENT_SCHEMA_VERSION } from '../../../src/lib/store/schema';
 
 function capture() {
   const out: string[] = [];
@@ -18,14 +19,14 @@ describe('engram CLI', () => {
   it('version prints text by default and JSON with --json', async () => {
     const text = capture();
     expect(await main(['version'], text.io)).toBe(0);
-    expect(text.out[0]).toMatch(/^engram-vault \d+\.\d+\.\d+ \(vault schema v1, Node \d+/);
+    expect(text.out[0]).toMatch(new RegExp(`^engram-vault \\d+\\.\\d+\\.\\d+ \\(vault schema v${CURRENT_SCHEMA_VERSION}, Node \\d+`, 'u'));
 
     const json = capture();
     expect(await main(['version', '--json'], json.io)).toBe(0);
     expect(JSON.parse(json.out[0]!)).toEqual({
       name: 'engram-vault',
       version: expect.any(String),
-      schemaVersion: 1,
+      schemaVersion: CURRENT_SCHEMA_VERSION,
       node: process.versions.node,
     });
   });

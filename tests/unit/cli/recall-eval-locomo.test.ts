@@ -28,7 +28,20 @@ function expectReportShape(report: Record<string, unknown>, ks: string[], budget
   const modes = report.modes as Record<string, Record<string, Record<string, unknown>>>;
   expect(Object.keys(modes)).toEqual([...EVAL_MODES]);
   for (const mode of Object.values(modes)) {
-    expect(Object.keys(mode)).toEqual(['recallAtK', 'recallAtBudget', 'byCategory', 'latencyMs']);
+    expect(Object.keys(mode)).toEqual([
+      'recallAtK',
+      'recallAtBudget',
+      'byCategory',
+      'latencyMs',
+      'packagePrecision',
+      'meanPackageTokens',
+      'refusedRate',
+    ]);
+    for (const share of [mode.packagePrecision, mode.refusedRate] as unknown as number[]) {
+      expect(share).toBeGreaterThanOrEqual(0);
+      expect(share).toBeLessThanOrEqual(1);
+    }
+    expect(mode.meanPackageTokens as unknown as number).toBeGreaterThan(0);
     expect(Object.keys(mode.recallAtK!)).toEqual(ks);
     expect(Object.keys(mode.recallAtBudget!)).toEqual(budgets);
     expect(Object.keys(mode.latencyMs!)).toEqual(['p50', 'p95']);
@@ -40,7 +53,7 @@ function expectReportShape(report: Record<string, unknown>, ks: string[], budget
       }
     }
   }
-  expect(Object.keys(report.unanswerable as object)).toEqual(['holdsNothingRate']);
+  expect(Object.keys(report.unanswerable as object)).toEqual(['holdsNothingRate', 'falseRefusalRate']);
 }
 
 describe('LoCoMo through the importer', () => {

@@ -24,6 +24,15 @@ describe('contradiction rules', () => {
     expect(detectConflict('Use SQLite for vault storage.', 'Use Dexie for vault storage.', { slotSwap: true })?.kind).toBe('value-change');
   });
 
+  it('sees no changed value or antonym between statements about different subjects', () => {
+    expect(detectConflict('Caroline runs 5 km every Monday morning.', 'Melanie swims 10 km every Monday morning.')).toBeNull();
+    expect(detectConflict('The garden server keeps local backups weekly.', 'The office laptop keeps remote backups weekly.')).toBeNull();
+    expect(detectConflict('The garden server keeps local backups weekly.', 'The garden server keeps remote backups weekly.')?.kind).toBe(
+      'antonym',
+    );
+    expect(detectConflict('Keep the budget under 41 euros.', 'Keep the budget under 50 euros.')?.kind).toBe('value-change');
+  });
+
   it('sees no conflict between unrelated statements, agreeing statements, or two negations', () => {
     expect(detectConflict('The maple is not pruned in summer.', 'Sourdough does not need yeast.')).toBeNull();
     expect(detectConflict('Prune maples in late winter.', 'Maples are pruned in late winter.')).toBeNull();

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { applyChanges, historyFor, invertChanges } from '../../../src/lib/core/curate/changes';
 import { clusterNearDuplicates, collapseClusterChanges } from '../../../src/lib/core/curate/clusters';
 import { inDefaultRetrieval } from '../../../src/lib/core/curate/provenance';
-import { planSweep } from '../../../src/lib/core/curate/sweep';
+import { planSweep, proposalKey, proposalNoteIds, toProposalRecords } from '../../../src/lib/core/curate/sweep';
+import { sweepInputFrom } from '../../../src/lib/core/curate/sweep-input';
 import { newerOf, supersedeChanges } from '../../../src/lib/core/curate/supersession';
 import type { NoteRecord } from '../../../src/lib/core/records';
 import { note } from '../../factories/records';
@@ -163,5 +164,76 @@ describe('sweep plan', () => {
     expect(prune?.changes[0]?.after).toBeNull();
     expect(proposals.some((p) => p.changes.some((c) => c.recordId === 'pin'))).toBe(false);
     expect([...before.values()]).toEqual(notes);
+  });
+});
+
+describe('sweep plan over scanned pairs', () => {
+  it('proposes the newer of two contradicting kept notes to supersede the older, and merges duplicates, from the notes alone', () => {
+    const notes = [
+      note({
+        id: 'old',
+        text: 'Backups run every night at 2 am.',
+        status: 'kept',
+        keptAt: NOW - 10 * DAY,
+        createdAt: NOW - 10 * DAY,
+        contentHash: 'y1',
+      }),
+      note({
+        id: 'new',
+        text: 'Backups never run every night at 2 am.',
+        status: 'kept',
+        keptAt: NOW - DAY,
+        createdAt: NOW - DAY,
+        contentHash: 'y2',
+      }),
+      note({
+        id: 'a',
+        text: 'Prune Japanese maples in late winter.',
+        status: 'kept',
+        keptAt: NOW - 3 * DAY,
+        createdAt: NOW - 3 * DAY,
+        contentHash: 'y3',
+      }),
+      note({
+        id: 'b',
+        text: 'Japanese maples are pruned in late winter.',
+        status: 'kept',
+        keptAt: NOW - 2 * DAY,
+        createdAt: NOW - 2 * DAY,
+        contentHash: 'y4',
+      }),
+      note({
+        id: 'c',
+        text: 'The cat eats wet food twice a day.',
+        status: 'kept',
+        keptAt: NOW - DAY,
+        createdAt: NOW - DAY,
+        contentHash: 'y5',
+      }),
+    ];
+    const proposals = planSweep(sweepInputFrom(notes, NOW));
+    const supersede = proposals.find((p) => p.type === 'supersede');
+    expect(supersede).toMatchObject({ newerId: 'new', olderId: 'old', reasons: [expect.stringContaining('contradict')] });
+    const collapse = proposals.find((p) => p.type === 'collapse-duplicates');
+    expect(collapse).toMatchObject({ canonicalId: 'a', duplicateIds: ['b'] });
+    expect(proposals.some((p) => proposalNoteIds(p).includes('c'))).toBe(false);
+  });
+
+  it('a promotion of a kept note raises its confidence tier; stored proposals have stable ids and keys', () => {
+    const edited = note({
+      id: 'e',
+      text: 'Water the fern on Sundays.',
+      status: 'kept',
+      keptAt: NOW - DAY,
+      createdAt: NOW - DAY,
+      flags: ['edited'],
+      contentHash: 'z',
+    });
+    const proposals = planSweep(sweepInputFrom([edited], NOW));
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0]!.changes[0]!.after).toMatchObject({ id: 'e', status: 'kept', confidenceTier: 'hot' });
+    const records = toProposalRecords(proposals, 'sweep-1', NOW);
+    expect(records[0]).toMatchObject({ id: 'sweep-1:0', type: 'promote', noteIds: ['e'], key: 'promote:e', status: 'pending' });
+    expect(proposalKey('collapse-duplicates', ['b', 'a'])).toBe(proposalKey('collapse-duplicates', ['a', 'b']));
   });
 });

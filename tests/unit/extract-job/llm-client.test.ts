@@ -1,11 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as Comlink from 'comlink';
 import type { LlmPort } from '../../../src/lib/core/api/llm-port';
-import { summarizeJobs } from '../../../src/lib/client/extraction-progress';
 import { checkEndpointUrl, llmStatusText } from '../../../src/lib/client/llm-status';
 import { serveLlmPort } from '../../../src/lib/models/llm-port';
 import { VaultFailure, vaultError } from '../../../src/lib/core/errors';
-import type { JobRecord } from '../../../src/lib/core/records';
 import { modelsForDevice, suggestedModel } from '../../../src/lib/models/webllm-catalogue';
 import { createWebLlm } from '../../../src/lib/models/webllm-create';
 import { NO_WEBGPU, probeWebGpu, vramBudget, type WebGpuCapabilities } from '../../../src/lib/models/webllm-device';
@@ -124,55 +122,5 @@ describe('LLM client helpers', () => {
     await vi.waitFor(() => expect(seen[0]!.aborted).toBe(true));
     port1.close();
     port2.close();
-  });
-});
-
-describe('extraction progress', () => {
-  const job = (id: string, status: JobRecord['status'], result: unknown = null, progress: JobRecord['progress'] = null): JobRecord => ({
-    id,
-    type: 'extract.conversation',
-    payload: { conversationId: `c-${id}` },
-    status,
-    priority: 40,
-    attempts: 1,
-    maxAttempts: 5,
-    runAfter: 0,
-    leasedBy: null,
-    leasedAt: null,
-    leaseUntil: null,
-    dedupeKey: null,
-    progress,
-    error: null,
-    result,
-    createdAt: 1_000,
-    updatedAt: 2_000,
-  });
-
-  it('counts conversations done of the batch, the running one by windows, and which extractor ran', () => {
-    const done = {
-      conversationId: 'c-a',
-      extractors: ['rule-based'],
-      llmId: null,
-      windows: 1,
-      fallbacks: [{ window: 0, reason: { code: 'llm/unavailable', message: 'No language model is configured.' } }],
-      candidates: 4,
-      existing: 0,
-      rejected: 0,
-      summary: null,
-    };
-    const progress = summarizeJobs([
-      job('a', 'done', done),
-      job('b', 'leased', null, { done: 1, total: 3, unit: 'windows' }),
-      job('c', 'pending'),
-    ]);
-    expect(progress).toMatchObject({
-      done: 1,
-      total: 3,
-      running: { conversationId: 'c-b', done: 1, total: 3 },
-      extractors: ['rule-based'],
-      fallbackReason: 'No language model is configured.',
-      candidates: 4,
-      failed: 0,
-    });
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/lib/core/index/bm25';
 import { decodeBm25, encodeBm25 } from '../../../src/lib/core/index/bm25-codec';
+import { seededRng } from '../../factories/rng';
 
 /** Textbook BM25+ over token lists (Lucene idf), written for clarity to check the index against. */
 function reference(docs: ReadonlyMap<string, string[]>, query: string[], k1 = 1.2, b = 0.75, delta = 1) {
@@ -64,6 +65,33 @@ describe('Bm25Index', () => {
     );
   });
 
+  it('returns a correct top k with pruning: common words left for last cannot hide a better document', () => {
+    const rng = seededRng(9);
+    const common = ['moss', 'stone', 'pond'];
+    const rare = ['lantern', 'gravel', 'maple', 'tea', 'rake', 'koi', 'bridge', 'pine'];
+    const docs = new Map<string, string[]>();
+    for (let i = 0; i < 3000; i++) {
+      const tokens: string[] = [];
+      for (const word of common) for (let n = Math.floor(rng() * 3); n > 0; n--) tokens.push(word);
+      if (rng() < 0.02) tokens.push(rare[Math.floor(rng() * rare.length)]!);
+      if (tokens.length === 0) tokens.push('water');
+      docs.set(`d${i}`, tokens);
+    }
+    const index = new Bm25Index({}, split);
+    for (const [id, tokens] of docs) index.add(id, tokens.join(' '));
+    for (const query of [['lantern', 'moss', 'stone'], ['koi', 'pine', 'pond', 'moss'], ['moss', 'stone', 'pond'], ['tea']]) {
+      for (const k of [1, 5, 10]) {
+        const expected = reference(docs, query);
+        const hits = index.searchTerms(query, k);
+        expect(hits.length).toBe(Math.min(k, expected.size));
+        for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.id)!, 4);
+        const kth = hits[hits.length - 1]!.score;
+        const returned = new Set(hits.map((h) => h.id));
+        for (const [id, score] of expected) if (!returned.has(id)) expect(score).toBeLessThanOrEqual(kth + 1e-4);
+      }
+    }
+  });
+
   it('never returns a removed document, and scores exactly again after compaction', () => {
     fc.assert(
       fc.property(
@@ -86,6 +114,64 @@ describe('Bm25Index', () => {
         },
       ),
     );
+  });
+
+  it('explains which query terms each document holds, before and after removals and compaction', () => {
+    fc.assert(
+      fc.property(
+        docsArb,
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.array(vocab, { minLength: 1, maxLength: 4 }),
+        (entries, picks, query) => {
+          const index = new Bm25Index({}, split);
+          const docs = new Map(entries);
+          for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
+          for (const pick of picks) {
+            const id = entries[pick % entries.length]![0];
+            index.remove(id);
+            docs.delete(id);
+          }
+          const check = () => {
+            const ids = entries.map(([id]) => id);
+            const explained = index.explain([...query, 'unheard'].join(' '), ids);
+            expect(explained.terms.map((t) => t.term)).toEqual([...new Set([...query, 'unheard'])]);
+            expect(explained.terms.at(-1)!.df).toBe(0);
+            for (const stat of explained.terms) expect(stat.idf).toBeGreaterThan(0);
+            expect([...explained.matched.keys()].sort()).toEqual([...docs.keys()].sort());
+            for (const [id, held] of explained.matched) {
+              expect(held.map((i) => explained.terms[i]!.term)).toEqual(
+                explained.terms.map((t) => t.term).filter((t) => (docs.get(id)! as string[]).includes(t)),
+              );
+            }
+          };
+          check();
+          index.compact();
+          check();
+        },
+      ),
+    );
+  });
+
+  it('gives an unknown term the highest idf', () => {
+    const index = new Bm25Index({}, split);
+    index.add('a', 'moss stone');
+    index.add('b', 'moss pond');
+    const { terms } = index.explain('moss pond espresso', ['a', 'b']);
+    expect(terms.map((t) => t.df)).toEqual([2, 1, 0]);
+    expect(terms[0]!.idf).toBeLessThan(terms[1]!.idf);
+    expect(terms[1]!.idf).toBeLessThan(terms[2]!.idf);
+  });
+
+  it('reads an unknown term as the indexed term sharing a long prefix with it, never a short one', () => {
+    const index = new Bm25Index({}, split);
+    index.add('a', 'entrepreneur mentor');
+    index.add('b', 'radio moss');
+    index.add('c', 'moss');
+    const { terms, matched } = index.explain('entrepreneurial mentorship radiocarbon mosses', ['a', 'b', 'c']);
+    expect(terms.map((t) => t.near ?? null)).toEqual(['entrepreneur', 'mentor', null, null]);
+    expect(terms.map((t) => t.df)).toEqual([1, 1, 0, 0]);
+    expect(matched.get('a')).toEqual([0, 1]);
+    expect(matched.get('b')).toEqual([]);
   });
 
   it('replaces a document added again under the same id', () => {

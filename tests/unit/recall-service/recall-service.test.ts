@@ -33,6 +33,11 @@ function request(prompt: string, over: Partial<RecallRequest> = {}): RecallReque
   return { requestId: ++seq, prompt, intent: null, funnel: true, target: 'gpt-4o', format: 'markdown', pinned: [], dropped: [], ...over };
 }
 
+function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: unknown }): T {
+  if (!result.ok) throw new Error(`expected an answer: ${JSON.stringify(result.error)}`);
+  return result.value;
+}
+
 function answered(response: RecallResponse) {
   if (response.stale) throw new Error('expected an answer, got stale');
   return response;
@@ -261,7 +266,8 @@ describe('recall served by the index worker (RecallService over the real index s
     const service = recaller(h);
     const r = answered(await service.ask(request('When should I repot the bonsai?')));
     expect(r.result.items[0]!.record.id).toBe(kept.id);
-    expect(r.result.accessWrites).toEqual([{ id: kept.id, at: NOW }]);
+    expect(r.result.accessWrites[0]).toEqual({ id: kept.id, kind: 'note', at: NOW });
+    expect(r.result.accessWrites.map((w) => w.id)).toEqual(r.result.items.map((i) => i.record.id));
     await service.ask(request('bonsai repotting akadama'));
     await service.writeBack.flush();
     expect(await h.vault.notes.get(kept.id)).toMatchObject({ accessCount: 2, lastAccessedAt: NOW });
@@ -301,13 +307,63 @@ describe('recall served by the index worker (RecallService over the real index s
 
   it('a failing write-back is reported, never thrown at the reader; a note that is gone is skipped', async () => {
     const errors: unknown[] = [];
-    const failing = new AccessWriteBack({ notes: { recordAccess: () => Promise.reject(new Error('disk full')) } } as never, (e) =>
+    const failing = new AccessWriteBack({ reads: { recordReads: () => Promise.reject(new Error('disk full')) } } as never, (e) =>
       errors.push(e),
     );
-    failing.push([{ id: 'n1', at: NOW }]);
+    failing.push([{ id: 'n1', kind: 'note', at: NOW }]);
     await failing.flush();
     expect(errors).toHaveLength(1);
     const h = await vault();
-    expect(await h.vault.notes.recordAccess([{ id: 'no-such-note', at: NOW }])).toBe(0);
+    expect(await h.vault.reads.recordReads([{ id: 'no-such-note', kind: 'note', at: NOW }])).toBe(0);
+  });
+
+  it('writes back the reads of the chunks it showed, and a read chunk decays more slowly in later rankings', async () => {
+    const h = await vault();
+    const service = recaller(h);
+    const later = NOW + 400 * 86_400_000;
+    const prompt = 'When do I prune the Japanese maple?';
+    const before = unwrap(await service.answer({ prompt }, { now: later, writeBack: false }));
+    const top = before.result.items[0]!;
+    expect(top.record.kind).toBe('chunk');
+    expect(top.scores.recency).toBeLessThan(1);
+
+    answered(await service.ask(request(prompt)));
+    await service.writeBack.flush();
+    expect(await h.vault.db.chunks.get(top.record.id)).toMatchObject({ accessCount: 1, lastAccessedAt: NOW });
+
+    const after = unwrap(await service.answer({ prompt }, { now: later, writeBack: false }));
+    const same = after.result.items.find((i) => i.record.id === top.record.id)!;
+    expect(same.record.accessCount).toBe(1);
+    expect(same.scores.recency).toBeGreaterThan(top.scores.recency);
+  });
+
+  it('leaves a note whose stated horizon has passed out of the package, with the marker in the funnel', async () => {
+    const h = await vault();
+    const text = 'The bonsai nursery is closed for repairs this week.';
+    const said = Date.UTC(2026, 10, 18); // a Wednesday: the week ends on Sunday the 22nd
+    const week = note({
+      id: 'note-week',
+      text,
+      status: 'kept',
+      keptAt: said,
+      createdAt: said,
+      conversationId: null,
+      contentHash: await contentHash(text),
+    });
+    await h.vault.notes.save(week, { actor: 'user', action: 'keep', why: 'test', at: said });
+    await h.vault.jobs.enqueue(indexUpdateJob({ noteIds: [week.id] }), said);
+    await h.drain();
+    const service = recaller(h);
+    const prompt = 'Is the bonsai nursery open?';
+    const during = unwrap(await service.answer({ prompt }, { now: Date.UTC(2026, 10, 20), writeBack: false }));
+    expect(during.result.items.map((i) => i.record.id)).toContain(week.id);
+    const after = unwrap(await service.answer({ prompt }, { now: Date.UTC(2026, 10, 24), writeBack: false }));
+    expect(after.result.items.map((i) => i.record.id)).not.toContain(week.id);
+    const dropped = after.result.dropped.find((d) => d.candidate.record.id === week.id);
+    expect(dropped).toMatchObject({ stage: 'validity', reason: expect.stringContaining('this week') });
+    expect(after.package.text).not.toContain('closed for repairs');
+    // A pin brings it back: the person's choice wins over the horizon.
+    const pinned = unwrap(await service.answer({ prompt, pinned: [week.id] }, { now: Date.UTC(2026, 10, 24), writeBack: false }));
+    expect(pinned.result.items[0]!.record.id).toBe(week.id);
   });
 });

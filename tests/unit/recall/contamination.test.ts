@@ -65,8 +65,10 @@ async function ask(prompt: string, gate: ScriptStep | null): Promise<RecallResul
   const result = await recall(
     { prompt },
     { ...deps, llm: gate === null ? null : scriptedLlm([gate]), now: NOW },
-    // The fake answers the gate only: intent and decomposition stay deterministic here.
-    { gateTimeoutMs: 200, llmDecompose: false, llmIntent: false },
+    // The fake answers the gate only: intent and decomposition stay deterministic here. The
+    // model-free relevance stage sits before the gate and is measured on its own sets
+    // (relevance.test.ts, recall README); here the gate sees every candidate.
+    { gateTimeoutMs: 200, llmDecompose: false, llmIntent: false, relevance: false, subject: false },
   );
   if (!result.ok) throw new Error(result.error.message);
   return result.value;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceRecall, packByBudget, percentile, recallAtBudget, recallAtK } from '../../../src/lib/core/recall/eval-metrics';
+import {
+  evidenceRecall,
+  packageTokens,
+  packagePrecision,
+  packByBudget,
+  percentile,
+  recallAtBudget,
+  recallAtK,
+} from '../../../src/lib/core/recall/eval-metrics';
 
 const ranked = [
   { diaIds: ['D1:1'], tokens: 30 },
@@ -28,5 +36,19 @@ describe('evidence recall', () => {
     expect(percentile(values, 95)).toBe(95);
     expect(percentile([7], 95)).toBe(7);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('package precision and size', () => {
+  it('is the share of package items holding at least one evidence turn; an empty package has none', () => {
+    expect(packagePrecision(['D1:3'], ranked)).toBe(0.25);
+    expect(packagePrecision(['D1:1', 'D2:2', 'D9:9'], ranked)).toBe(0.5);
+    expect(packagePrecision(['D9:9'], ranked)).toBe(0);
+    expect(packagePrecision(['D1:1'], [])).toBeNull();
+  });
+
+  it('counts the tokens of every item', () => {
+    expect(packageTokens(ranked)).toBe(490);
+    expect(packageTokens([])).toBe(0);
   });
 });

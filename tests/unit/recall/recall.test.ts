@@ -27,7 +27,8 @@ describe('recall', () => {
     expect(r.items[0]!.signals).toMatchObject({ bm25Rank: expect.any(Number), rrf: expect.any(Number) });
     expect(r.gate).toMatchObject({ ran: false, reason: 'no-llm' });
     expect(r.floor).toMatchObject({ embedderId: 'lexical-v1-384' });
-    expect(r.accessWrites).toEqual([{ id: 'n1', at: NOW }]);
+    expect(r.accessWrites[0]).toEqual({ id: 'n1', kind: 'note', at: NOW });
+    expect(r.accessWrites.map((w) => [w.id, w.kind])).toEqual(r.items.map((c) => [c.record.id, c.record.kind]));
     expect(r.timings.totalMs).toBeGreaterThan(0);
     // The lexical embedder's floor lets the off-topic sourdough turn through on shared 3-grams (the
     // model-free relevance stage of the recall issue is what refuses it); it still ranks last.

@@ -10,6 +10,7 @@ import {
   scoreAll,
   weibullRecency,
 } from '../../../src/lib/core/recall/scoring';
+import { confidenceTierOf, TIER_HALF_LIFE_MS } from '../../../src/lib/core/recall/confidence-tier';
 import { candidate, DAY, NOW } from '../../factories/recall';
 
 const base = RECENCY.baseHalfLifeMs;
@@ -19,12 +20,48 @@ describe('scoring', () => {
     expect(PROVENANCE_WEIGHTS).toEqual({ engram: 1, resource: 0.8, chat: 0.6, web: 0.1 });
   });
 
-  it('decays only the conversational tier', () => {
+  it('decays by confidence tier: chat and web Cold, kept notes and documents Warm, a pin never', () => {
     const old = { createdAt: NOW - 5 * 365 * DAY, lastAccessedAt: null, accessCount: 0 };
-    expect(recencyFactor({ ...old, tier: 'engram' }, NOW)).toBe(1);
-    expect(recencyFactor({ ...old, tier: 'resource' }, NOW)).toBe(1);
-    expect(recencyFactor({ ...old, tier: 'web' }, NOW)).toBe(1);
-    expect(recencyFactor({ ...old, tier: 'chat' }, NOW)).toBeLessThan(0.2);
+    const chat = recencyFactor({ ...old, tier: 'chat' }, NOW);
+    expect(chat).toBeLessThan(0.2);
+    expect(recencyFactor({ ...old, tier: 'web' }, NOW)).toBe(chat);
+    const warm = recencyFactor({ ...old, tier: 'engram' }, NOW);
+    expect(warm).toBe(recencyFactor({ ...old, tier: 'resource' }, NOW));
+    expect(warm).toBeGreaterThan(chat);
+    expect(warm).toBeLessThan(1);
+    const hot = recencyFactor({ ...old, tier: 'engram', confidenceTier: 'hot' }, NOW);
+    expect(hot).toBeGreaterThan(warm);
+    expect(recencyFactor({ ...old, tier: 'engram', confidenceTier: 'hot', pinned: true }, NOW)).toBe(1);
+    expect(recencyFactor({ ...old, tier: 'chat', pinned: true }, NOW)).toBe(1);
+  });
+
+  it('halves each tier at its own half-life, each tier up doubling the one below', () => {
+    for (const tier of ['cold', 'warm', 'hot'] as const) {
+      const h = TIER_HALF_LIFE_MS[tier]!;
+      const record = { tier: 'engram' as const, confidenceTier: tier, createdAt: NOW - h, lastAccessedAt: null, accessCount: 0 };
+      expect(recencyFactor(record, NOW)).toBeCloseTo(0.5, 12);
+    }
+    expect(TIER_HALF_LIFE_MS.warm).toBe(2 * TIER_HALF_LIFE_MS.cold!);
+    expect(TIER_HALF_LIFE_MS.hot).toBe(2 * TIER_HALF_LIFE_MS.warm!);
+    expect(TIER_HALF_LIFE_MS.core).toBeNull();
+    expect(TIER_HALF_LIFE_MS.cold).toBe(RECENCY.baseHalfLifeMs);
+  });
+
+  it('derives the tier from the record: a pin is Core, a stored promotion wins over the default', () => {
+    expect(confidenceTierOf({ tier: 'chat', pinned: false })).toBe('cold');
+    expect(confidenceTierOf({ tier: 'web', pinned: false })).toBe('cold');
+    expect(confidenceTierOf({ tier: 'engram', pinned: false })).toBe('warm');
+    expect(confidenceTierOf({ tier: 'resource', pinned: false })).toBe('warm');
+    expect(confidenceTierOf({ tier: 'engram', pinned: false, confidenceTier: 'hot' })).toBe('hot');
+    expect(confidenceTierOf({ tier: 'engram', pinned: true, confidenceTier: 'hot' })).toBe('core');
+  });
+
+  it('lengthens every decaying tier the same way with reads, up to the cap', () => {
+    for (const tier of ['cold', 'warm', 'hot'] as const) {
+      expect(halfLifeMs(3, tier)).toBe(TIER_HALF_LIFE_MS[tier]! * 2.5);
+      expect(halfLifeMs(RECENCY.maxCountedAccesses, tier)).toBe(halfLifeMs(1000, tier));
+    }
+    expect(halfLifeMs(5, 'core')).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('is a Weibull curve that halves at the half-life', () => {
@@ -66,7 +103,10 @@ describe('scoring', () => {
     expect(first!.scores.recency).toBeCloseTo(0.5, 12);
     expect(first!.scores.score).toBeCloseTo(1 * 0.6 * 0.5, 12);
     expect(second!.scores.relevance).toBe(relevanceAtRank(1));
-    expect(second!.scores.score).toBeCloseTo(relevanceAtRank(1), 12);
+    // A day-old kept note (Warm) has barely faded.
+    expect(second!.scores.recency).toBeGreaterThan(0.99);
+    expect(second!.scores.recency).toBeLessThan(1);
+    expect(second!.scores.score).toBeCloseTo(relevanceAtRank(1) * second!.scores.recency, 12);
     expect(relevanceAtRank(10)).toBe(0.5);
   });
 
@@ -76,7 +116,7 @@ describe('scoring', () => {
     expect(old!.scores.score).toBeCloseTo(0.6, 12);
   });
 
-  it('writes back one read per distinct note, never for chunks', () => {
+  it('writes back one read per distinct item shown, notes and chunks', () => {
     const items = [
       { record: { id: 'n1', kind: 'note' as const } },
       { record: { id: 'c1', kind: 'chunk' as const } },
@@ -84,8 +124,9 @@ describe('scoring', () => {
       { record: { id: 'n2', kind: 'note' as const } },
     ];
     expect(accessWrites(items, NOW)).toEqual([
-      { id: 'n1', at: NOW },
-      { id: 'n2', at: NOW },
+      { id: 'n1', kind: 'note', at: NOW },
+      { id: 'c1', kind: 'chunk', at: NOW },
+      { id: 'n2', kind: 'note', at: NOW },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JobsRepo } from '../../../src/lib/store/jobs-repo';
 import type { VaultDb } from '../../../src/lib/store/schema';
 import { freshDb, manualClock, secondConnection, seededRng } from '../../factories/db';
@@ -73,6 +73,50 @@ describe('JobsRepo leasing', () => {
     expect(successor.id).not.toBe(running.id);
     expect((await repo.enqueue({ type: 'embed', payload: 3, dedupeKey: 'embed:all' }, 4)).id).toBe(successor.id);
     expect((await repo.counts()).pending).toBe(1);
+  });
+
+  it('queues many jobs in one transaction with the same dedupe rule, in order', async () => {
+    const db = track(freshDb());
+    const repo = new JobsRepo(db);
+    const pending = await repo.enqueue({ type: 'x', payload: 'old', dedupeKey: 'x:1' }, 1);
+    const running = await repo.enqueue({ type: 'z', payload: 'running', dedupeKey: 'x:2' }, 1);
+    expect((await repo.lease('w', 2, 1000, ['z']))?.id).toBe(running.id);
+    const transactions = vi.spyOn(db, 'transaction');
+    const jobs = await repo.enqueueAll(
+      [
+        { type: 'x', payload: 'a', dedupeKey: 'x:1' },
+        { type: 'x', payload: 'b', dedupeKey: 'x:2' },
+        { type: 'x', payload: 'c', dedupeKey: 'x:3' },
+        { type: 'x', payload: 'd', dedupeKey: 'x:3' },
+        { type: 'y', payload: 'e' },
+      ],
+      3,
+    );
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(jobs[0]!.id).toBe(pending.id); // a pending job of the key absorbs the new one
+    expect(jobs[1]!.id).not.toBe(running.id); // a running one does not
+    expect(jobs[1]!.payload).toBe('b');
+    expect(jobs[3]!.id).toBe(jobs[2]!.id); // one key twice in the list: one job
+    expect(jobs.map((j) => j.payload)).toEqual(['old', 'b', 'c', 'c', 'e']);
+    expect((await repo.counts()).pending).toBe(4);
+    expect(await repo.enqueueAll([], 4)).toEqual([]);
+  });
+
+  it('counts the jobs of some types in one status from the index, and only those', async () => {
+    const db = track(freshDb());
+    const clock = manualClock();
+    const repo = new JobsRepo(db);
+    for (let i = 0; i < 5; i++) await repo.enqueue({ type: 'extract', payload: i }, clock.now());
+    const later = clock.now() + 1;
+    await repo.enqueue({ type: 'index.update', payload: 1, runAfter: later }, clock.now());
+    await repo.enqueue({ type: 'index.embed', payload: 2, runAfter: later }, clock.now());
+    await repo.enqueue({ type: 'index.embed', payload: 3, runAfter: later }, clock.now());
+    const leased = await repo.lease('w', clock.now(), 60_000); // only the 'extract' ones are due
+    expect(leased?.type).toBe('extract');
+    expect(await repo.countOfTypes(['index.update', 'index.embed'], 'pending')).toBe(3);
+    expect(await repo.countOfTypes(['extract'], 'pending')).toBe(4);
+    expect(await repo.countOfTypes(['extract'], 'leased')).toBe(1);
+    expect(await repo.countOfTypes([], 'pending')).toBe(0);
   });
 });
 

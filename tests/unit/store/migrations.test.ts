@@ -9,9 +9,11 @@ type Seed = Record<string, unknown[]>;
 interface MigrationCase {
   from: number;
   seed: Seed;
-  /** What a seeded row must look like after the upgrade; identity unless a version rewrites rows. */
-  upgraded?: (table: string, row: unknown) => unknown;
+  /** Where a seeded row must be after the upgrade, and what it looks like; the same table and row unless a version moves or rewrites rows. */
+  upgraded?: (table: string, row: unknown) => { table: string; row: unknown };
 }
+
+const SUMMARY = { conversationId: 'conv-1', text: 'We talked about pruning maples.', words: 5, method: 'extractive', llmId: null, at: 3 };
 
 const seedV1: Seed = {
   conversations: [conversation()],
@@ -21,17 +23,69 @@ const seedV1: Seed = {
   vectors: [
     { recordId: 'chunk-1', modelId: 'lexical-v1', dims: 3, vector: new Float32Array([1, 0, 0]), contentHash: 'a'.repeat(64), label: 0 },
   ],
-  jobs: [],
+  jobs: [
+    {
+      id: 'job-1',
+      type: 'extract.conversation',
+      payload: { conversationId: 'conv-1' },
+      status: 'pending',
+      priority: 60,
+      attempts: 0,
+      maxAttempts: 5,
+      runAfter: 1,
+      leasedBy: null,
+      leasedAt: null,
+      leaseUntil: null,
+      dedupeKey: null,
+      progress: null,
+      error: null,
+      result: null,
+      createdAt: 1,
+      updatedAt: 1,
+    },
+  ],
   history: [
     { id: 'hist-1', table: 'notes', recordId: 'note-1', at: 1, actor: 'user', action: 'keep', before: null, after: note(), why: 'kept' },
   ],
   imports: [{ id: 'imp-1', startedAt: 1, finishedAt: 2, status: 'done', label: 'test', report: { ok: true } }],
-  settings: [{ key: 'vault.id', value: 'vault-1' }],
+  settings: [
+    { key: 'vault.id', value: 'vault-1' },
+    { key: 'extract.summary:conv-1', value: SUMMARY },
+    // Not a summary (an older build never wrote one like it, but nothing may be lost): it stays.
+    { key: 'extract.summary:odd', value: 'not a summary' },
+  ],
   tombstones: [{ table: 'notes', id: 'note-0', hlc: '0000000000001:0000:dev', deletedAt: 1 }],
 };
 
+/** Version 1 kept session summaries as settings rows; version 2 moves them into `summaries`. */
+function fromV1(table: string, row: unknown): { table: string; row: unknown } {
+  const setting = row as { key?: string; value?: unknown };
+  if (table === 'settings' && setting.key === 'extract.summary:conv-1') return { table: 'summaries', row: setting.value };
+  return { table, row };
+}
+
+const seedV2: Seed = {
+  ...seedV1,
+  settings: [{ key: 'vault.id', value: 'vault-1' }],
+  summaries: [SUMMARY],
+  threadMaps: [{ id: 'thread-1', subject: ['maple'], sessionIds: ['conv-1', 'conv-2'], arc: [], at: 5 }],
+  proposals: [],
+  checkpoints: [
+    { id: 'cp-1', at: 5, reason: 'merge', label: 'Before merging a file', key: null, entries: 0, state: 'active', rolledBackAt: null },
+  ],
+};
+
+/** Version 3 (issue 12) adds the intent history the recall prior reads. */
+const seedV3: Seed = { ...seedV2, intents: [{ id: 'intent-1', intent: 'factual', at: 5 }] };
+
 /** One line per schema version: adding version N means adding `{ from: N, seed: seedVN }`. */
-const CASES: MigrationCase[] = [{ from: 1, seed: seedV1 }];
+const CASES: MigrationCase[] = [
+  { from: 1, seed: seedV1, upgraded: fromV1 },
+  { from: 2, seed: seedV2 },
+  { from: 3, seed: seedV3 },
+  // Version 6 (issue 19) drops three message indexes and adds one to jobs: no row changes shape.
+  { from: 6, seed: seedV3 },
+];
 
 describe('schema migrations', () => {
   it('has a case for every schema version', () => {
@@ -48,14 +102,72 @@ describe('schema migrations', () => {
       old.close();
 
       const vault = await openVault(name);
+      const expected = new Map<string, unknown[]>();
       for (const [table, rows] of Object.entries(migration.seed)) {
+        for (const row of rows) {
+          const after = migration.upgraded ? migration.upgraded(table, row) : { table, row };
+          expected.set(after.table, [...(expected.get(after.table) ?? []), after.row]);
+        }
+      }
+      for (const [table, rows] of expected) {
         const stored = await vault.db.table(table).toArray();
-        const expected = rows.map((row) => (migration.upgraded ? migration.upgraded(table, row) : row));
         // Opening may add rows (the device id setting), never lose or change a seeded one.
-        expect(stored.length, `table ${table}`).toBeGreaterThanOrEqual(expected.length);
-        expect(stored, `table ${table}`).toEqual(expect.arrayContaining(expected));
+        expect(stored.length, `table ${table}`).toBeGreaterThanOrEqual(rows.length);
+        expect(stored, `table ${table}`).toEqual(expect.arrayContaining(rows));
       }
       vault.db.close();
     });
   }
+
+  it('version 6 leaves messages with the indexes reads use, and jobs countable by type and status', async () => {
+    const name = `migration-indexes-${Date.now()}`;
+    const old = new VaultDb(name, {}, 1);
+    await old.open();
+    for (const [table, rows] of Object.entries(seedV1)) await old.table(table).bulkAdd(rows);
+    old.close();
+    const vault = await openVault(name);
+    const idb = vault.db.backendDB();
+    const names = (store: string) => [...idb.transaction(store, 'readonly').objectStore(store).indexNames].sort();
+    expect(names('messages')).toEqual(['[conversationId+ordinal]', 'importId', 'state'].sort());
+    expect(names('jobs')).toContain('[type+status+updatedAt]');
+    // The new index holds the rows written before it existed.
+    expect(await vault.jobs.countOfTypes(['extract.conversation'], 'pending')).toBe(1);
+    expect(await vault.conversations.messages('conv-1')).toHaveLength(2);
+    vault.db.close();
+  });
+});
+
+describe('schema version 2', () => {
+  it('moves every session summary out of the settings table and leaves no summary row behind', async () => {
+    const name = `migration-v2-${Date.now()}`;
+    const old = new VaultDb(name, {}, 1);
+    await old.open();
+    await old.table('settings').bulkAdd(seedV1.settings!);
+    old.close();
+    const vault = await openVault(name);
+    const keys = (await vault.db.settings.toCollection().primaryKeys()).map(String);
+    expect(keys).not.toContain('extract.summary:conv-1');
+    expect(keys).toContain('extract.summary:odd');
+    expect(await vault.db.summaries.get('conv-1')).toEqual(SUMMARY);
+    vault.db.close();
+  });
+});
+
+describe('intent history (schema version 3)', () => {
+  it('keeps the last 90 days, drops older intents on the next write, and reads them back in range', async () => {
+    const { IntentsRepo } = await import('../../../src/lib/store/intents-repo');
+    const vault = await openVault(`intents-${Date.now()}`);
+    const repo = new IntentsRepo(vault.db);
+    const day = 86_400_000;
+    const now = 200 * day;
+    await repo.record([
+      { intent: 'factual', at: now - 100 * day },
+      { intent: 'conceptual', at: now - 10 * day },
+    ]);
+    expect((await repo.recent(now)).map((r) => r.intent)).toEqual(['conceptual']);
+    await repo.record([{ intent: 'factual', at: now }]);
+    expect(await vault.db.intents.count()).toBe(2);
+    expect((await repo.recent(now)).map((r) => r.intent).sort()).toEqual(['conceptual', 'factual']);
+    vault.db.close();
+  });
 });

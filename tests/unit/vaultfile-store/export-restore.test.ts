@@ -45,7 +45,18 @@ describe('export from the store, restore into a store', () => {
     const file = await readVaultState(fileStream(bytes));
     expect(file.state.conversations.map((c) => c.id)).not.toContain('conv-staged');
     expect(file.state.messages.map((m) => m.id)).not.toContain('msg-staged');
-    expect(file.state.settings.map((s) => s.key).sort()).toEqual(['budget', 'theme', 'vault.createdAt', 'vault.id']);
+    // Plus the exporting device's version vector (retention's bookkeeping, core/curate/retention.ts).
+    const sourceDevice = await source.settings.get('vault.deviceId');
+    expect(file.state.settings.map((s) => s.key).sort()).toEqual([
+      'budget',
+      'theme',
+      'vault.createdAt',
+      'vault.id',
+      `vault.seen:${sourceDevice}`,
+    ]);
+    const seen = file.state.settings.find((s) => s.key === `vault.seen:${sourceDevice}`)!;
+    expect(seen.value).toMatchObject({ deviceId: sourceDevice, vector: expect.any(Object) });
+    expect(Object.keys((seen.value as { vector: object }).vector).length).toBeGreaterThan(0);
     expect(counts.conversations).toBe(1);
     // The deletion made through deleteRecords travels as a tombstone; the note itself does not.
     expect(file.state.tombstones.map((t) => t.id)).toContain('note-doomed');

@@ -38,7 +38,7 @@ export interface ExtractJobResult {
   replaced?: { restamped: number; removed: number };
 }
 
-/** A session summary as stored (setting `extract.summary:<conversationId>`). */
+/** A session summary as stored (table `summaries`; a vault file carries it as the setting `extract.summary:<conversationId>`). */
 export interface StoredSummary {
   conversationId: string;
   text: string;

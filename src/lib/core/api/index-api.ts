@@ -8,6 +8,7 @@ import type { VaultError } from '../errors';
 import type { EmbedderChoice, EmbeddingModelSpec } from './embedder';
 import type { LlmInfo } from './llm-port';
 import type { JobProgress, JobSpec } from './jobs';
+import type { CandidateRecord } from '../recall/ports';
 import type { RecallRequest, RecallResponse } from './recall-api';
 
 export const INDEX_JOBS = {
@@ -150,6 +151,13 @@ export interface IndexReady {
   role: IndexStatus['role'];
 }
 
+/** What the entity graph links to one entity (IndexApi.entityLinks). */
+export interface EntityLinks {
+  entity: { id: string; name: string; kind: 'person' | 'name' | 'title'; mentions: number };
+  items: CandidateRecord[];
+  neighbours: { id: string; name: string; weight: number }[];
+}
+
 export interface IndexApi {
   ping(): Promise<'pong'>;
   /** Resolves when the indexes are loaded (verified or rebuilt). */
@@ -164,6 +172,13 @@ export interface IndexApi {
    * one, which answers `stale`.
    */
   recall(request: RecallRequest): Promise<RecallResponse>;
+
+  /**
+   * Everything the vault links to an entity (the entity graph's mentions): the entity, the
+   * retrievable items that mention it (chunks and notes, at most `limit`) and the entities named
+   * with it most often. Null when the graph does not know the name.
+   */
+  entityLinks(name: string, limit?: number): Promise<EntityLinks | null>;
 
   pause(): Promise<void>;
   resume(): Promise<void>;

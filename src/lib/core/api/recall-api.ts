@@ -4,6 +4,7 @@
  * Plain data both ways, so it crosses postMessage as is.
  */
 import type { AssembledPackage, FlaggedLinePolicy } from '../recall/budget';
+import type { IntentClass } from '../recall/intent-class';
 import type { PackageFormat } from '../recall/package-format';
 import type { CandidateRecord } from '../recall/ports';
 import type { RecallResult } from '../recall/types';
@@ -14,6 +15,8 @@ export interface RecallRequest {
   prompt: string;
   /** The intent the person edited; null derives it from the prompt. */
   intent: string | null;
+  /** The intent class the person chose (entity_lookup, factual, ...); null or absent classifies it. */
+  intentClass?: IntentClass | null;
   /** The funnel switch (on by default). */
   funnel: boolean;
   /** A preset id of model-windows.ts or a custom window in tokens. */

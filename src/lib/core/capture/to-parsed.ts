@@ -25,6 +25,8 @@ export function captureToParsed(payload: CapturePayload): ParsedCapture {
         externalId: derivedId('capture', payload.source, key),
         title: payload.title || firstLine(payload.text),
         text: payload.text,
+        // A page captured from the web (it has an address): someone else's text, tier web.
+        ...(payload.url ? { tier: 'web' as const } : {}),
       },
     };
   }

@@ -3,7 +3,9 @@ import { contentWordSet, NEGATORS, stem, tokens } from '../extract/words';
 /**
  * Rule-based contradiction between two short statements: they must talk about the same thing
  * (overlapping content words) and differ in polarity (negation), by an antonym pair, or by a
- * changed value (a number, or for decisions and constraints the one term that was swapped).
+ * changed value (a number, or for decisions and constraints the one term that was swapped). An
+ * antonym or a changed number counts only when at most one other word differs on each side: two
+ * statements about different subjects that share a verb and a weekday are not a contradiction.
  */
 export type ConflictKind = 'negation' | 'antonym' | 'value-change';
 
@@ -103,7 +105,8 @@ export function detectConflict(a: string, b: string, options: ConflictOptions = 
     for (const y of ANTONYMS.get(x) ?? []) {
       if (sb.has(y) && !sb.has(x) && !sa.has(y)) {
         const rest = shared.filter((w) => w !== x && w !== y);
-        if (rest.length >= 1 && rest.length / Math.max(1, smaller - 1) >= minOverlap - 0.1) {
+        const sameSubject = onlyA.filter((w) => w !== x).length <= 1 && onlyB.filter((w) => w !== y).length <= 1;
+        if (sameSubject && rest.length >= 1 && rest.length / Math.max(1, smaller - 1) >= minOverlap - 0.1) {
           return { kind: 'antonym', shared: rest, differing: [x, y], explanation: `"${x}" against "${y}".` };
         }
       }
@@ -112,7 +115,10 @@ export function detectConflict(a: string, b: string, options: ConflictOptions = 
 
   const numsA = onlyA.filter((w) => NUMBER.test(w));
   const numsB = onlyB.filter((w) => NUMBER.test(w));
-  if (numsA.length > 0 && numsB.length > 0 && shared.length >= 2 && overlap >= minOverlap - 0.1) {
+  // The same thing: besides the numbers, at most one word differs on each side ("Ann runs 5 km" and
+  // "Bob runs 10 km" are two people, not a changed value).
+  const sameThing = onlyA.length - numsA.length <= 1 && onlyB.length - numsB.length <= 1;
+  if (numsA.length > 0 && numsB.length > 0 && sameThing && shared.length >= 2 && overlap >= minOverlap - 0.1) {
     return { kind: 'value-change', shared, differing: [...numsA, ...numsB], explanation: 'The same thing with a different value.' };
   }
 

@@ -1,27 +1,38 @@
 import type { NoteRecord } from '../records';
 import type { SimilarPair } from './clusters';
+import { NearDuplicateScan, type ScanOptions } from './near-duplicates';
 import { isActive } from './provenance';
-import { NEAR_DUPLICATE_THRESHOLD, termSimilarity } from './similarity';
-import type { SweepInput } from './sweep';
+import { NEAR_DUPLICATE_THRESHOLD } from './similarity';
+import type { ContradictionPair, SweepInput } from './sweep';
 
 /**
- * The sweep's input from the notes alone (the Notes screen runs the sweep on the page, over the
- * notes it shows): near-duplicate pairs by term overlap (the calibrated `terms` threshold), and
- * the supersessions a person accepted by keeping a candidate the decision stage flagged as
- * contradicting an older note.
+ * The sweep's input from the notes alone, in one synchronous pass (tests, the CLI, small vaults;
+ * the background job in services/curation runs the same steps in slices): near-duplicate and
+ * contradiction pairs over every active note by LSH candidates confirmed pairwise
+ * (near-duplicates.ts), and the supersessions a person accepted by keeping a candidate the
+ * decision stage flagged as contradicting an older note.
  */
-export const MAX_PAIRWISE_NOTES = 1500;
+export interface ScannedPairs {
+  similarPairs: SimilarPair[];
+  contradictions: ContradictionPair[];
+}
 
-export function termPairs(notes: readonly NoteRecord[], threshold: number): SimilarPair[] {
-  const active = notes.filter(isActive).slice(0, MAX_PAIRWISE_NOTES);
-  const pairs: SimilarPair[] = [];
-  for (let i = 0; i < active.length; i++) {
-    for (let j = i + 1; j < active.length; j++) {
-      const similarity = termSimilarity(active[i]!.text, active[j]!.text);
-      if (similarity >= threshold) pairs.push({ a: active[i]!.id, b: active[j]!.id, similarity });
-    }
-  }
-  return pairs;
+/** Feeds a confirmed pair into the lists (the job calls this per pair too). */
+export function takePair(scan: NearDuplicateScan, i: number, j: number, into: ScannedPairs): void {
+  const verdict = scan.confirm(i, j);
+  if (!verdict) return;
+  const a = scan.note(i).id;
+  const b = scan.note(j).id;
+  if (verdict.kind === 'duplicate') into.similarPairs.push({ a, b, similarity: verdict.similarity });
+  else into.contradictions.push({ a, b, conflict: verdict.conflict });
+}
+
+export function scanPairs(notes: readonly NoteRecord[], options: ScanOptions = {}): ScannedPairs {
+  const scan = new NearDuplicateScan(options);
+  for (const note of notes) if (isActive(note)) scan.add(note);
+  const out: ScannedPairs = { similarPairs: [], contradictions: [] };
+  for (const [i, j] of scan.candidatePairs()) takePair(scan, i, j, out);
+  return out;
 }
 
 export function acceptedSupersessions(notes: readonly NoteRecord[]): [string, string][] {
@@ -36,16 +47,21 @@ export function acceptedSupersessions(notes: readonly NoteRecord[]): [string, st
   return out;
 }
 
-export function sweepInputFrom(notes: readonly NoteRecord[], now: number): SweepInput {
-  const engrams = notes.filter((n) => n.tier !== 'resource');
-  const threshold = NEAR_DUPLICATE_THRESHOLD.terms;
+export function sweepInputFrom(
+  notes: readonly NoteRecord[],
+  now: number,
+  extra: Partial<SweepInput> = {},
+  scan: ScanOptions = {},
+): SweepInput {
+  const engrams = notes.filter((n) => n.tier !== 'resource' && n.tier !== 'web');
   const accepted = acceptedSupersessions(engrams);
   return {
     notes: engrams,
-    similarPairs: termPairs(engrams, threshold),
-    threshold,
+    ...scanPairs(engrams, scan),
+    threshold: NEAR_DUPLICATE_THRESHOLD.terms,
     acceptedSupersessions: accepted,
     contradicted: new Set(accepted.map(([, older]) => older)),
     now,
+    ...extra,
   };
 }

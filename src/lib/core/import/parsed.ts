@@ -67,6 +67,11 @@ export interface ParsedResource {
   externalId: string;
   title: string;
   text: string;
+  /**
+   * Provenance tier: 'web' for a captured web page or shared link (someone else's text, 0.1 in
+   * scoring); absent: 'resource', a document the person added.
+   */
+  tier?: 'resource' | 'web';
 }
 
 /** Something found and deliberately not imported, with the reason a person can read. */

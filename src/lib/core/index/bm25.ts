@@ -32,6 +32,36 @@ export interface Bm25Hit {
   score: number;
 }
 
+/** One distinct query term as this index knows it: how many documents hold it and its BM25 idf. */
+export interface Bm25TermStat {
+  term: string;
+  /** Documents holding the term (or, for an unknown term read as a near one, holding that one). */
+  df: number;
+  /** BM25 idf; a term no document holds gets the idf of df 0, the highest there is. */
+  idf: number;
+  /**
+   * For a term the index does not hold: the indexed term it was read as, when one shares a long
+   * prefix with it (another form of the same word the stemmer left apart: "entrepreneuri" and
+   * "entrepreneur", "musician" and "music"); see NEAR_PREFIX.
+   */
+  near?: string;
+}
+
+/**
+ * An unknown term is read as the indexed term sharing its longest prefix when that prefix has at
+ * least `min` characters and covers at least `share` of the unknown term (Porter stems
+ * "entrepreneurial" and "entrepreneur", "mentorship" and "mentor" apart; a misspelling such as
+ * "tennesee" keeps most of its prefix). Measured with the relevance stage (recall README).
+ */
+export const NEAR_PREFIX = { min: 5, share: 0.6 } as const;
+
+/** Which query terms each named document holds (indices into `terms`), and the terms' statistics. */
+export interface Bm25Explanation {
+  documents: number;
+  terms: Bm25TermStat[];
+  matched: Map<string, number[]>;
+}
+
 /** Everything needed to rebuild an index: live documents only, postings in term order. */
 export interface Bm25State {
   options: Bm25Options;
@@ -48,6 +78,28 @@ const TF_MAX = (1 << TF_BITS) - 1;
 const MAX_DOCS = 2 ** (32 - TF_BITS);
 /** k1, b: the textbook values; delta 1: the BM25+ paper's default (not tuned on our data). */
 export const DEFAULT_BM25: Bm25Options = { k1: 1.2, b: 0.75, delta: 1 };
+
+/** The k-th best score among the touched documents (partial scores: lower bounds of the final ones). */
+function kthScore(scores: Float32Array, touched: GrowableUint32, k: number): number {
+  const top = new TopK(k);
+  const docs = touched.view();
+  for (let i = 0; i < docs.length; i++) top.push(docs[i]!, scores[docs[i]!]!);
+  return top.worst();
+}
+
+/** Index of `doc`'s posting in a list sorted by document, or -1. */
+function findPosting(data: Uint32Array, length: number, doc: number): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = data[mid]! >>> TF_BITS;
+    if (at === doc) return mid;
+    if (at < doc) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
 
 export class Bm25Index {
   readonly options: Bm25Options;
@@ -133,6 +185,14 @@ export class Bm25Index {
     return this.searchTerms(this.analyzer(query), k);
   }
 
+  /**
+   * Exact top-k with term-at-a-time pruning (the MaxScore bound): terms are scored from the
+   * highest possible contribution (idf x (k1 + 1 + delta)) down; once the terms left could add
+   * less than the k-th best score so far, no document they alone match can enter the top k, so
+   * they are only looked up (binary search in their postings) for documents already scored. The
+   * long postings of common words are then mostly skipped: at 300k chunks that is what keeps
+   * p95 low (tests/bench/index-bm25.bench.ts). Results equal a full scan's.
+   */
   searchTerms(queryTerms: readonly string[], k = 10): Bm25Hit[] {
     if (this.liveCount === 0 || k <= 0) return [];
     const { k1, b, delta } = this.options;
@@ -142,25 +202,46 @@ export class Bm25Index {
     const lengths = this.lengths.data;
     const live = this.live;
     const avgdl = this.liveLength / this.liveCount || 1;
-    const touched = new GrowableUint32(256);
+    const base = k1 * (1 - b);
+    const perToken = (k1 * b) / avgdl;
+    const terms: { list: GrowableUint32; idf: number; bound: number }[] = [];
     for (const token of new Set(queryTerms)) {
       const term = this.termIds.get(token);
       if (term === undefined) continue;
       const list = this.postings[term]!;
-      const df = list.length;
-      const idf = Math.log(1 + (stored - df + 0.5) / (df + 0.5));
+      const idf = Math.log(1 + (stored - list.length + 0.5) / (list.length + 0.5));
+      terms.push({ list, idf, bound: idf * (k1 + 1 + delta) });
+    }
+    terms.sort((x, y) => y.bound - x.bound);
+    let remaining = terms.reduce((sum, t) => sum + t.bound, 0);
+    const touched = new GrowableUint32(256);
+    let pruned = false;
+    for (const { list, idf, bound } of terms) {
+      if (!pruned && touched.length >= k && remaining < kthScore(scores, touched, k)) pruned = true;
+      remaining -= bound;
       const data = list.data;
+      const df = list.length;
       const weight = idf * (k1 + 1);
       const floor = idf * delta;
-      const base = k1 * (1 - b);
-      const perToken = (k1 * b) / avgdl;
-      for (let i = 0; i < df; i++) {
-        const posting = data[i]!;
-        const doc = posting >>> TF_BITS;
-        if (live[doc] === 0) continue;
-        const tf = posting & TF_MAX;
-        if (scores[doc] === 0) touched.push(doc);
-        scores[doc]! += (weight * tf) / (tf + base + perToken * lengths[doc]!) + floor;
+      const add = (doc: number, tf: number) => (scores[doc]! += (weight * tf) / (tf + base + perToken * lengths[doc]!) + floor);
+      if (!pruned) {
+        for (let i = 0; i < df; i++) {
+          const posting = data[i]!;
+          const doc = posting >>> TF_BITS;
+          if (live[doc] === 0) continue;
+          if (scores[doc] === 0) touched.push(doc);
+          add(doc, posting & TF_MAX);
+        }
+      } else if (touched.length * Math.log2(df + 1) < df) {
+        for (const doc of touched.view()) {
+          const at = findPosting(data, df, doc);
+          if (at >= 0) add(doc, data[at]! & TF_MAX);
+        }
+      } else {
+        for (let i = 0; i < df; i++) {
+          const doc = data[i]! >>> TF_BITS;
+          if (scores[doc] !== 0) add(doc, data[i]! & TF_MAX);
+        }
       }
     }
     const top = new TopK(k);
@@ -170,6 +251,75 @@ export class Bm25Index {
       scores[doc] = 0;
     }
     return top.result().map((hit) => ({ id: this.ids[hit.index]!, score: hit.score }));
+  }
+
+  /**
+   * The distinct terms of `query` with their document frequency and idf, and for each id (a live
+   * document) which of them its text holds. A posting list is in document order, so each check is a
+   * binary search: a few terms times the candidates of one query, microseconds.
+   */
+  explain(query: string, ids: readonly string[]): Bm25Explanation {
+    const stored = this.ids.length;
+    const read: (number | undefined)[] = [];
+    const terms = [...new Set(this.analyzer(query))].map((term): Bm25TermStat => {
+      let id = this.termIds.get(term);
+      const near = id === undefined ? this.nearTerm(term) : undefined;
+      if (near !== undefined) id = this.termIds.get(near);
+      read.push(id);
+      const df = id === undefined ? 0 : this.postings[id]!.length;
+      return { term, df, idf: Math.log(1 + (stored - df + 0.5) / (df + 0.5)), ...(near !== undefined ? { near } : {}) };
+    });
+    const matched = new Map<string, number[]>();
+    for (const id of ids) {
+      const doc = this.docOf.get(id);
+      if (doc === undefined) continue;
+      const held: number[] = [];
+      read.forEach((term, i) => {
+        if (term !== undefined && this.holds(term, doc)) held.push(i);
+      });
+      matched.set(id, held);
+    }
+    return { documents: this.liveCount, terms, matched };
+  }
+
+  private sorted: { terms: string[]; count: number } | null = null;
+
+  /** The indexed term sharing the longest prefix with `term` (NEAR_PREFIX), if any. */
+  private nearTerm(term: string): string | undefined {
+    if (this.sorted?.count !== this.terms.length) this.sorted = { terms: [...this.terms].sort(), count: this.terms.length };
+    const sorted = this.sorted.terms;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    const common = (other: string | undefined) => {
+      if (other === undefined) return 0;
+      let n = 0;
+      while (n < term.length && n < other.length && term[n] === other[n]) n++;
+      return n;
+    };
+    const [a, b] = [sorted[lo - 1], sorted[lo]];
+    const best = common(a) >= common(b) ? a : b;
+    const n = common(best);
+    return n >= NEAR_PREFIX.min && n >= NEAR_PREFIX.share * term.length ? best : undefined;
+  }
+
+  private holds(term: number, doc: number): boolean {
+    const list = this.postings[term]!;
+    const data = list.data;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = data[mid]! >>> TF_BITS;
+      if (at === doc) return true;
+      if (at < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
   }
 
   /** Drops dead documents and empty terms; document and term numbers are reassigned. */
@@ -212,6 +362,7 @@ export class Bm25Index {
 
   private load(state: Bm25State): void {
     const n = state.ids.length;
+    this.sorted = null;
     this.ids = [...state.ids];
     this.docOf = new Map(this.ids.map((id, doc) => [id, doc]));
     this.lengths = new GrowableUint32(Math.max(1024, n));

@@ -60,6 +60,11 @@ export class TopK {
     this.indexes[i] = index;
   }
 
+  /** The lowest kept score once k are kept; -Infinity before. */
+  worst(): number {
+    return this.size < this.k || this.k <= 0 ? Number.NEGATIVE_INFINITY : this.scores[0]!;
+  }
+
   /** Best first. */
   result(): Scored[] {
     const out: Scored[] = [];

@@ -4,7 +4,16 @@
  * through each mode and is scored by evidence recall at k items and at a token budget; category 5
  * (unanswerable) runs through the funnel and counts how often it reaches "holds nothing".
  */
-import { mean, percentile, recallAtBudget, recallAtK, round4, type RankedEvidenceItem } from './eval-metrics';
+import {
+  mean,
+  packagePrecision,
+  packageTokens,
+  percentile,
+  recallAtBudget,
+  recallAtK,
+  round4,
+  type RankedEvidenceItem,
+} from './eval-metrics';
 import { calibrateFloor, type CalibrateOptions, type FloorCalibrationResult, type FloorObservation } from './floor-calibration';
 import { normalizeEvidenceIds, sampleToConversations, type LocomoQa, type LocomoSample } from './locomo-data';
 import type { RecallOptions } from './recall';
@@ -18,6 +27,16 @@ export interface ModeReport {
   recallAtBudget: Record<string, number>;
   byCategory: Record<string, { questions: number; recallAtK: Record<string, number>; recallAtBudget: Record<string, number> }>;
   latencyMs: { p50: number; p95: number };
+  /**
+   * Mean share of the package's items that hold evidence, over the answerable questions that got a
+   * package (the mode's whole answer: `depth` items for bm25 / vector / hybrid, the funnel's kept
+   * items for funnel).
+   */
+  packagePrecision: number;
+  /** Mean tokens of the package's items (as stored), over the answerable questions that got a package. */
+  meanPackageTokens: number;
+  /** Share of the answerable questions answered "the vault holds nothing on this" (false refusals). */
+  refusedRate: number;
 }
 
 /** The report shape of the issue, exactly. */
@@ -25,7 +44,11 @@ export interface LocomoReport {
   embedder: string;
   questions: number;
   modes: Partial<Record<EvalMode, ModeReport>>;
-  unanswerable: { holdsNothingRate: number };
+  /**
+   * Category 5 (unanswerable) through the funnel: how often it says the vault holds nothing; and
+   * the funnel's refusals of answerable questions (categories 1-4), the false refusals.
+   */
+  unanswerable: { holdsNothingRate: number; falseRefusalRate: number };
 }
 
 export interface LocomoDiagnostics {
@@ -104,6 +127,10 @@ interface Row {
   atK: Record<string, number>;
   atBudget: Record<string, number>;
   ms: number;
+  /** Null when the package was empty (a refusal). */
+  precision: number | null;
+  tokens: number;
+  refused: boolean;
 }
 
 /** One answerable question in one mode, as `onQuestion` sees it. */
@@ -128,7 +155,15 @@ function summarize(rows: readonly Row[], ks: readonly number[], budgets: readonl
     }),
   );
   const ms = rows.map((r) => r.ms);
-  return { ...agg(rows), byCategory, latencyMs: { p50: round4(percentile(ms, 50)), p95: round4(percentile(ms, 95)) } };
+  const answered = rows.filter((r) => r.precision !== null);
+  return {
+    ...agg(rows),
+    byCategory,
+    latencyMs: { p50: round4(percentile(ms, 50)), p95: round4(percentile(ms, 95)) },
+    packagePrecision: round4(mean(answered.map((r) => r.precision!))),
+    meanPackageTokens: round4(mean(answered.map((r) => r.tokens))),
+    refusedRate: round4(rows.length === 0 ? 0 : rows.filter((r) => r.refused).length / rows.length),
+  };
 }
 
 interface Accumulator {
@@ -199,6 +234,9 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
       atK: Object.fromEntries(o.ks.map((k) => [String(k), recallAtK(evidence, items, k)])),
       atBudget: Object.fromEntries(o.budgets.map((b) => [String(b), recallAtBudget(evidence, items, b)])),
       ms,
+      precision: packagePrecision(evidence, items),
+      tokens: packageTokens(items),
+      refused: run.holdsNothing,
     };
     acc.rows.get(mode)!.push(row);
     o.onQuestion?.({ sampleId: sample.sample_id, question: qa.question, mode, evidence, items, ...row });
@@ -212,6 +250,12 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
       });
     }
   }
+}
+
+/** The funnel's refusals of answerable questions (0 when the funnel did not run). */
+function funnelFalseRefusals(acc: Accumulator): number {
+  const rows = acc.rows.get('funnel') ?? [];
+  return rows.length === 0 ? 0 : round4(rows.filter((r) => r.refused).length / rows.length);
 }
 
 export async function runLocomoEval(
@@ -239,7 +283,10 @@ export async function runLocomoEval(
     embedder: acc.embedderId,
     questions: acc.rows.get(o.modes[0]!)?.length ?? 0,
     modes: Object.fromEntries(o.modes.map((m) => [m, summarize(acc.rows.get(m)!, o.ks, o.budgets)])),
-    unanswerable: { holdsNothingRate: d.unanswerableQuestions === 0 ? 0 : round4(acc.holdsNothing / d.unanswerableQuestions) },
+    unanswerable: {
+      holdsNothingRate: d.unanswerableQuestions === 0 ? 0 : round4(acc.holdsNothing / d.unanswerableQuestions),
+      falseRefusalRate: funnelFalseRefusals(acc),
+    },
   };
   return { report, diagnostics: d };
 }

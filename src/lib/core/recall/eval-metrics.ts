@@ -33,6 +33,21 @@ export function recallAtBudget(evidence: readonly string[], ranked: readonly Ran
   return evidenceRecall(evidence, packByBudget(ranked, budget));
 }
 
+/**
+ * Package precision: the share of the package's items that hold evidence (at least one evidence turn
+ * behind the item). Null for an empty package (a refusal has no precision; it is counted apart).
+ */
+export function packagePrecision(evidence: readonly string[], items: readonly RankedEvidenceItem[]): number | null {
+  if (items.length === 0) return null;
+  const wanted = new Set(evidence);
+  return items.filter((i) => i.diaIds.some((id) => wanted.has(id))).length / items.length;
+}
+
+/** Tokens of the package's items, as stored (the chunker's count). */
+export function packageTokens(items: readonly RankedEvidenceItem[]): number {
+  return items.reduce((sum, i) => sum + i.tokens, 0);
+}
+
 /** Nearest-rank percentile (0-100); NaN for no samples. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;

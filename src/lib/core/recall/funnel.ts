@@ -1,6 +1,7 @@
 /**
  * The selection funnel (DESIGN read path 4), in order: retrieve wider (width) -> similarity floor ->
- * fit-gate -> provenance rank (gate-first) -> provenance-preserving dedup -> token-cap backstop.
+ * model-free relevance (term coverage) -> fit-gate -> provenance rank (gate-first) ->
+ * provenance-preserving dedup -> token-cap backstop.
  * Every dropped candidate carries its stage and reason. If nothing survives, the outcome says the
  * vault holds nothing on this and lists the closest misses; it never pads. Switched off, the outcome
  * is the plain hybrid ranking (fused order, nothing dropped) for comparison.
@@ -9,6 +10,8 @@ import { dedupByProvenance, NEAR_DUPLICATE_JACCARD } from './dedup';
 import { fitGate, type FitGateOptions } from './fit-gate';
 import { provenanceRank } from './provenance-rank';
 import { applyFloor } from './similarity-floor';
+import { checkSubject, type SubjectCheck, type SubjectCheckOptions } from './subject-check';
+import { describeCoverage, type RelevanceOptions, type RelevanceStatus, type TermCoverage } from './term-coverage';
 import { applyTokenCap, DEFAULT_TOKEN_CAP } from './token-cap';
 import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
 import type { DroppedCandidate, FloorStatus, GateStatus, HoldsNothing, ScoredCandidate, TokenCapStatus } from './types';
@@ -66,6 +69,10 @@ export interface FunnelOptions {
   minWidthTokens?: number;
   maxWidth?: number;
   floor: FloorStatus;
+  /** The prompt's term coverage per candidate and the stage's settings; null skips the stage. */
+  relevance?: { judgment: TermCoverage; options: RelevanceOptions } | null;
+  /** Refusal with evidence (subject-check.ts): the prompt and the check's settings; null skips it. */
+  subject?: { prompt: string; options: SubjectCheckOptions } | null;
   gate?: FitGateOptions;
   tokenCap?: number;
   nearDuplicateJaccard?: number;
@@ -79,6 +86,8 @@ export interface FunnelOutcome {
   floor: FloorStatus | null;
   tokenCap: TokenCapStatus | null;
   holdsNothing: HoldsNothing | null;
+  relevance: RelevanceStatus | null;
+  subject: SubjectCheck | null;
   gateMs: number;
 }
 
@@ -86,13 +95,17 @@ const bySimilarity = (a: DroppedCandidate, b: DroppedCandidate) =>
   (b.candidate.signals.vectorSimilarity ?? -1) - (a.candidate.signals.vectorSimilarity ?? -1) ||
   b.candidate.signals.rrf - a.candidate.signals.rrf;
 
-function holdsNothing(emptyAt: HoldsNothing['emptyAt'], misses: readonly DroppedCandidate[]): HoldsNothing {
-  const message =
-    emptyAt === 'retrieval'
-      ? 'The vault holds nothing on this: no memory matched any word or meaning of the prompt.'
-      : emptyAt === 'floor'
-        ? 'The vault holds nothing on this: every match was below the similarity floor.'
-        : 'The vault holds nothing on this: the fit-gate judged every match off-topic.';
+export const EMPTY_MESSAGES: Record<HoldsNothing['emptyAt'], string> = {
+  retrieval: 'The vault holds nothing on this: no memory matched any word or meaning of the prompt.',
+  floor: 'The vault holds nothing on this: every match was below the similarity floor.',
+  relevance: 'The vault holds nothing on this: no memory holds enough of what the prompt is about.',
+  subject: 'The vault holds nothing on this about the person it names.',
+  'fit-gate': 'The vault holds nothing on this: the fit-gate judged every match off-topic.',
+  validity: 'The vault holds nothing on this that is still valid: every match stated a time that has passed.',
+};
+
+function holdsNothing(emptyAt: HoldsNothing['emptyAt'], misses: readonly DroppedCandidate[], why?: string): HoldsNothing {
+  const message = why ? `${EMPTY_MESSAGES[emptyAt].replace(/\.$/u, '')} (${why}).` : EMPTY_MESSAGES[emptyAt];
   return { emptyAt, message, closestMisses: [...misses].sort(bySimilarity).slice(0, CLOSEST_MISSES) };
 }
 
@@ -102,7 +115,17 @@ const GATE_SKIPPED: GateStatus = { ran: false, reason: 'no-candidates', message:
 export async function runFunnel(fused: readonly ScoredCandidate[], intent: string, options: FunnelOptions): Promise<FunnelOutcome> {
   if (!options.enabled) {
     const gate: GateStatus = { ran: false, reason: 'disabled', message: 'the funnel is switched off: plain hybrid ranking' };
-    return { items: [...fused], dropped: [], gate, floor: null, tokenCap: null, holdsNothing: null, gateMs: 0 };
+    return {
+      items: [...fused],
+      dropped: [],
+      gate,
+      floor: null,
+      tokenCap: null,
+      holdsNothing: null,
+      relevance: null,
+      subject: null,
+      gateMs: 0,
+    };
   }
   const tokensOf = tokenSizer(options.countTokens ?? defaultCounter);
   const maxWidth = Math.max(options.maxWidth ?? MAX_WIDTH, options.width ?? DEFAULT_FUNNEL_WIDTH);
@@ -110,7 +133,7 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
   const dropped: DroppedCandidate[] = fused
     .slice(width)
     .map((candidate, i) => ({ candidate, stage: 'width', reason: `fused rank ${width + i + 1} is beyond the funnel width ${width}` }));
-  const base = { floor: options.floor, tokenCap: null, gateMs: 0 };
+  const base = { floor: options.floor, tokenCap: null, gateMs: 0, relevance: null, subject: null };
   if (fused.length === 0) return { ...base, items: [], dropped, gate: GATE_SKIPPED, holdsNothing: holdsNothing('retrieval', []) };
 
   const floored = applyFloor(fused.slice(0, width), options.floor.value);
@@ -118,16 +141,78 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
   if (floored.kept.length === 0)
     return { ...base, items: [], dropped, gate: GATE_SKIPPED, holdsNothing: holdsNothing('floor', floored.dropped) };
 
-  const gated = await fitGate(intent, floored.kept, options.gate ?? {});
+  const judged = applyRelevance(floored.kept, options.relevance ?? null);
+  dropped.push(...judged.dropped);
+  const relevant = { ...base, relevance: judged.status };
+  if (judged.kept.length === 0) {
+    const why = options.relevance ? describeCoverage(options.relevance.judgment) : undefined;
+    return { ...relevant, items: [], dropped, gate: GATE_SKIPPED, holdsNothing: holdsNothing('relevance', judged.dropped, why) };
+  }
+
+  const subject =
+    options.relevance && options.subject
+      ? checkSubject(options.subject.prompt, judged.kept, options.relevance.judgment, options.subject.options)
+      : null;
+  if (subject?.mismatch) {
+    const misses = judged.kept
+      .filter((c) => subject.matching.includes(c.record.id))
+      .map((candidate): DroppedCandidate => ({ candidate, stage: 'relevance', reason: subjectReason(subject) }));
+    const why = subjectReason(subject);
+    return {
+      ...relevant,
+      subject,
+      items: [],
+      dropped: [...dropped, ...misses],
+      gate: GATE_SKIPPED,
+      holdsNothing: holdsNothing('subject', misses, why),
+    };
+  }
+
+  const gated = await fitGate(intent, judged.kept, options.gate ?? {});
   dropped.push(...gated.dropped);
   const gateMs = gated.status.ran ? gated.status.ms : 0;
   if (gated.kept.length === 0) {
-    return { ...base, gateMs, items: [], dropped, gate: gated.status, holdsNothing: holdsNothing('fit-gate', gated.dropped) };
+    return { ...relevant, subject, gateMs, items: [], dropped, gate: gated.status, holdsNothing: holdsNothing('fit-gate', gated.dropped) };
   }
 
   const unique = dedupByProvenance(provenanceRank(gated.kept), options.nearDuplicateJaccard ?? NEAR_DUPLICATE_JACCARD);
   dropped.push(...unique.dropped);
   const capped = applyTokenCap(unique.kept, options.tokenCap ?? DEFAULT_TOKEN_CAP, tokensOf);
   dropped.push(...capped.dropped);
-  return { ...base, gateMs, items: capped.kept, dropped, gate: gated.status, tokenCap: capped.status, holdsNothing: null };
+  return { ...relevant, subject, gateMs, items: capped.kept, dropped, gate: gated.status, tokenCap: capped.status, holdsNothing: null };
+}
+
+function subjectReason(subject: SubjectCheck): string {
+  const others = subject.others.length > 0 ? subject.others.join(' and ') : 'someone else';
+  return `the prompt names ${subject.named.join(' and ')}, but every memory that matches the rest of it is about ${others}`;
+}
+
+/**
+ * The relevance stage: nothing is kept when the best candidate holds less than `refuseBelow` of the
+ * prompt's informative vocabulary; otherwise candidates far below the best (under `keepRatio` of
+ * its coverage) are dropped. A candidate that was not judged (no keyword document) is kept.
+ */
+export function applyRelevance(
+  candidates: readonly ScoredCandidate[],
+  relevance: { judgment: TermCoverage; options: RelevanceOptions } | null,
+): { kept: ScoredCandidate[]; dropped: DroppedCandidate[]; status: RelevanceStatus | null } {
+  if (!relevance) return { kept: [...candidates], dropped: [], status: null };
+  const { judgment, options } = relevance;
+  const best = Math.max(0, ...candidates.map((c) => judgment.coverage.get(c.record.id) ?? 0));
+  const refuse = best < options.refuseBelow;
+  const kept: ScoredCandidate[] = [];
+  const dropped: DroppedCandidate[] = [];
+  for (const candidate of candidates) {
+    const share = judgment.coverage.get(candidate.record.id);
+    if (share === undefined || (!refuse && share >= options.keepRatio * best)) {
+      kept.push(candidate);
+      continue;
+    }
+    const reason = refuse
+      ? `it holds ${Math.round(share * 100)} % of the prompt's informative words; the best match holds ${Math.round(best * 100)} %, below ${Math.round(options.refuseBelow * 100)} %`
+      : `it holds ${Math.round(share * 100)} % of the prompt's informative words, under ${Math.round(options.keepRatio * 100)} % of the best match's ${Math.round(best * 100)} %`;
+    dropped.push({ candidate, stage: 'relevance', reason });
+  }
+  const status: RelevanceStatus = { ran: true, best, ...options, unknown: judgment.unknown, dropped: dropped.length };
+  return { kept: refuse ? kept.filter((c) => judgment.coverage.get(c.record.id) === undefined) : kept, dropped, status };
 }

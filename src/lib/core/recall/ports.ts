@@ -3,7 +3,8 @@
  * its BM25 index, its HNSW index and Dexie; tests implement them in memory. Every method is async so
  * an implementation may sit behind a worker boundary.
  */
-import type { Tier } from '../records';
+import type { ValidityHorizon } from '../curate/validity';
+import type { ConfidenceTier, Tier } from '../records';
 
 /** One lexical hit: a record id and its BM25 score (higher is better), best first. */
 export interface LexicalHit {
@@ -17,9 +18,24 @@ export interface VectorHit {
   similarity: number;
 }
 
+/** The vault's own statistics of a prompt's terms, and which of them each candidate holds. */
+export interface LexicalExplanation {
+  /** Documents the keyword index holds. */
+  documents: number;
+  /** The prompt's distinct index terms (stemmed, stop words out): document frequency and idf. */
+  terms: { term: string; df: number; idf: number; near?: string }[];
+  /** Per candidate id: indices into `terms` of the terms its keyword document holds. */
+  matched: Map<string, number[]>;
+}
+
 export interface LexicalSearcher {
   /** The top `k` records for a free-text query, best first. An empty query returns []. */
   search(query: string, k: number): Promise<LexicalHit[]>;
+  /**
+   * The query's terms with this index's statistics, and which of them each id's document holds
+   * (what the model-free relevance judgment reads). Absent: the judgment does not run.
+   */
+  explain?(query: string, ids: readonly string[]): Promise<LexicalExplanation>;
 }
 
 export interface VectorSearcher {
@@ -41,9 +57,13 @@ export interface CandidateRecord {
   tier: Tier;
   /** When the content came into being (ms since epoch). */
   createdAt: number;
-  /** Notes count reads; chunks have 0 / null. */
+  /** Reads written back by recall (notes and chunks). */
   accessCount: number;
   lastAccessedAt: number | null;
+  /** A note's accepted confidence tier (a promotion); absent: derived (confidence-tier.ts). */
+  confidenceTier?: ConfidenceTier;
+  /** The horizon a note states ("this week"); past it, the note leaves default retrieval. */
+  validity?: ValidityHorizon | null;
   conversationId: string | null;
   /** Title of the source conversation or resource, null when there is none. */
   sourceTitle: string | null;
@@ -51,6 +71,14 @@ export interface CandidateRecord {
   date: number | null;
   /** Source turns behind the item (evaluation maps them to LoCoMo dia_ids). */
   messageIds: string[];
+  /**
+   * Who said the source turns, in order, once each: a named transcript's speaker names, else the
+   * role ('user', 'assistant'); empty for notes and resources. The subject check reads it (a turn in
+   * the first person is about its speaker).
+   */
+  speakers?: string[];
+  /** A note's category (e.g. 'Decisions', 'Constraints'); absent for chunks. */
+  category?: string;
   contentHash: string;
   headingPath: string[];
   /** Tokens of `text` as stored (a hint; budgets are recounted). */
@@ -64,4 +92,12 @@ export interface CandidateStore {
    * superseded, staged rows of an unfinished import) are left out: recall never shows them.
    */
   get(ids: readonly string[]): Promise<CandidateRecord[]>;
+}
+
+/** The entity graph as recall reads it (the index's EntityGraph in practice). */
+export interface GraphSearcher {
+  /** Documents where a personalized PageRank walk from the prompt's entities rests, best first. */
+  walk(prompt: string, k: number): Promise<{ id: string; score: number }[]>;
+  /** Linked entities of a document with their mention counts, and the hub line (P90). */
+  hubs(): { p90: number; entitiesOf(id: string): readonly { id: string; mentions: number }[] } | null;
 }

@@ -27,6 +27,8 @@ export interface RetrieveOptions {
   lists?: RetrievalLists;
   /** Defaults to searcherWeightsFor(embedder.kind). */
   weights?: SearcherWeights;
+  /** Further ranked lists fused with the searchers' (the entity graph's walk). */
+  extra?: readonly (RankedList & { kind: 'graph' })[];
   signal?: AbortSignal;
 }
 
@@ -155,10 +157,12 @@ export async function retrieve(variants: readonly QueryVariant[], deps: Retrieve
     { ids: h.bm25.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.bm25 },
     { ids: h.knn.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.vector },
   ]);
+  if (lists === 'hybrid') ranked.push(...(options.extra ?? []));
   const fused = fuse(
     ranked.filter((l) => l.ids.length > 0 && (l.weight ?? 1) > 0),
     options.rrfK ?? RRF_K,
   );
+  const graphRanks = new Map((options.extra ?? []).flatMap((l) => l.ids.map((id, i) => [id, i + 1] as const)));
   const top = fused.slice(0, options.limit ?? DEFAULT_RETRIEVE_LIMIT);
   const ids = top.map((f) => f.id);
   const [records, sims] = await Promise.all([
@@ -173,7 +177,11 @@ export async function retrieve(variants: readonly QueryVariant[], deps: Retrieve
     if (!record) continue;
     const s = signals.get(id) ?? emptySignals();
     const sim = sims.get(id);
-    candidates.push({ record, signals: { ...s, rrf: score, vectorSimilarity: sim ?? s.vectorSimilarity } });
+    const graphRank = graphRanks.get(id);
+    candidates.push({
+      record,
+      signals: { ...s, rrf: score, vectorSimilarity: sim ?? s.vectorSimilarity, ...(graphRank !== undefined ? { graphRank } : {}) },
+    });
   }
   return { candidates, unread: fused.length - candidates.length };
 }

@@ -1,6 +1,10 @@
 /** The shapes the read path produces: variants, candidates with their signals, drops, the result. */
 import type { VaultError } from '../errors';
 import type { CandidateRecord } from './ports';
+import type { DampeningTrace } from './dampening';
+import type { IntentClassification } from './intent-class';
+import type { SubjectCheck } from './subject-check';
+import type { RelevanceStatus } from './term-coverage';
 
 /** The four angles a prompt is searched from (DESIGN, read path 1). */
 export type VariantKind = 'concept' | 'method' | 'continuity' | 'authority';
@@ -39,6 +43,13 @@ export interface RetrievalSignals {
   rrf: number;
   /** Variants whose lists contained the candidate. */
   variants: VariantKind[];
+  /**
+   * Share (0..1) of the prompt's informative vocabulary, weighted by the vault's idf, that the
+   * candidate's keyword document holds (term-coverage.ts); absent when it was not judged.
+   */
+  coverage?: number;
+  /** Rank (1-based) in the entity graph's walk; absent when the walk did not reach it. */
+  graphRank?: number;
 }
 
 export interface Candidate {
@@ -47,14 +58,20 @@ export interface Candidate {
 }
 
 export interface ScoreBreakdown {
-  /** Relevance in (0, 1] from the fused rank: 10 / (10 + rank), rank 0-based (scoring.ts). */
+  /**
+   * The fused-rank weight in (0, 1]: 10 / (10 + rank), rank 0-based (scoring.ts). Not a similarity:
+   * it says how high the fusion placed the candidate. (The key keeps its first name so recall JSON
+   * stays stable; the prompt-candidate similarity is `signals.coverage` and `signals.vectorSimilarity`.)
+   */
   relevance: number;
   /** Provenance weight of the tier (engram 1.0, resource 0.8, chat 0.6, web 0.1). */
   provenance: number;
   /** Recency factor in 0..1 (1 for tiers that do not decay). */
   recency: number;
-  /** relevance x provenance x recency. */
+  /** relevance x provenance x recency, times the dampening factors when any applied. */
   score: number;
+  /** The post-fusion multipliers that applied (dampening.ts); absent when none did. */
+  dampening?: { gravity?: number; hub?: number; resolution?: number };
 }
 
 export interface ScoredCandidate extends Candidate {
@@ -63,7 +80,8 @@ export interface ScoredCandidate extends Candidate {
   gateReason: string | null;
 }
 
-export type FunnelStage = 'width' | 'floor' | 'fit-gate' | 'dedup' | 'token-cap';
+/** `validity`: a note whose stated horizon ("this week", "until May 3") has passed (core/curate/validity.ts). */
+export type FunnelStage = 'width' | 'floor' | 'relevance' | 'fit-gate' | 'dedup' | 'token-cap' | 'validity';
 
 export interface DroppedCandidate {
   candidate: ScoredCandidate;
@@ -93,14 +111,15 @@ export interface TokenCapStatus {
 
 /** "The vault holds nothing on this": no padding, only the closest misses and why they missed. */
 export interface HoldsNothing {
-  emptyAt: 'retrieval' | 'floor' | 'fit-gate';
+  emptyAt: 'retrieval' | 'floor' | 'relevance' | 'subject' | 'fit-gate' | 'validity';
   message: string;
   closestMisses: DroppedCandidate[];
 }
 
-/** One read to write back (batched, non-blocking) so reading a note extends its life. */
+/** One read to write back (batched, non-blocking) so reading a note or a chunk extends its life. */
 export interface AccessWrite {
   id: string;
+  kind: 'note' | 'chunk';
   at: number;
 }
 
@@ -125,6 +144,14 @@ export interface RecallResult {
   floor: FloorStatus | null;
   tokenCap: TokenCapStatus | null;
   holdsNothing: HoldsNothing | null;
+  /** The model-free relevance judgment (term-coverage.ts); null when it did not run. */
+  relevance?: RelevanceStatus | null;
+  /** The intent class, its retrieval mode and why it was chosen (intent-class.ts); null when routing is off. */
+  intentClass?: IntentClassification | null;
+  /** What post-fusion dampening did (dampening.ts); absent when it was switched off. */
+  dampening?: DampeningTrace | null;
+  /** Refusal with evidence (subject-check.ts): who the prompt names and who the matches are about. */
+  subject?: SubjectCheck | null;
   accessWrites: AccessWrite[];
   timings: RecallTimings;
 }

@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical-json';
-import { recordKey, SECTION_NAMES, type SectionName, type SectionRecords, type VaultState } from './sections';
+import { isSyncBookkeeping, recordKey, SECTION_NAMES, type SectionName, type SectionRecords, type VaultState } from './sections';
 import { sharedSha256 } from './sha256';
 
 const encoder = new TextEncoder();
@@ -10,13 +10,17 @@ const encoder = new TextEncoder();
  * line per record in canonical JSON (canonical-json.ts), records sorted by primary key. It covers
  * records only, not file metadata (vault id, export time), and it does not depend on the order in
  * which records were stored, read or merged. Records are hashed one at a time: a large state is
- * never serialised into one string.
+ * never serialised into one string. The `vault.seen:` settings lines each export adds (what its
+ * device had seen: sync bookkeeping for retention, sections.ts) are metadata too and left out.
  */
 export async function vaultDigest(state: VaultState): Promise<string> {
   const hasher = await sharedSha256();
   for (const section of SECTION_NAMES) {
     hasher.update(encoder.encode(`#${section}\n`));
-    for (const record of sortedRecords(section, state[section])) hasher.update(encoder.encode(`${canonicalJson(record)}\n`));
+    for (const record of sortedRecords(section, state[section])) {
+      if (section === 'settings' && isSyncBookkeeping(record as SectionRecords['settings'])) continue;
+      hasher.update(encoder.encode(`${canonicalJson(record)}\n`));
+    }
   }
   return hasher.digestHex();
 }

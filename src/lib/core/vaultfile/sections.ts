@@ -88,3 +88,14 @@ export function tombstoneKey(table: string, id: string): string {
 
 /** A batch of records of one table, as the reader yields them and an importer consumes them. */
 export type SectionBatch = { [K in SectionName]: { section: K; records: SectionRecords[K][] } }[SectionName];
+
+/**
+ * Settings lines `vault.seen:<device>`: what a device had seen (latest stamp per device) when it
+ * exported, carried so other devices can tell when a tombstone reached every device
+ * (core/curate/retention.ts). Bookkeeping, not content: digests leave them out.
+ */
+export const SEEN_PREFIX = 'vault.seen:';
+
+export function isSyncBookkeeping(row: Pick<SettingRecord, 'key'>): boolean {
+  return row.key.startsWith(SEEN_PREFIX);
+}

@@ -60,7 +60,7 @@ export function termNeighbours(vault: Vault): NeighbourSource {
   const words = new Map<string, Set<string>>();
   const postings = new Map<string, Set<string>>();
   const add = (note: NoteRecord): void => {
-    if (note.status !== 'kept' || note.tier === 'resource' || words.has(note.id)) return;
+    if (note.status !== 'kept' || note.tier === 'resource' || note.tier === 'web' || words.has(note.id)) return;
     const set = contentWordSet(note.text);
     words.set(note.id, set);
     for (const w of set) postings.set(w, (postings.get(w) ?? new Set()).add(note.id));

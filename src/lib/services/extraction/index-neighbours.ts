@@ -12,7 +12,7 @@ export function indexNeighbours(service: IndexService): NeighbourSource {
     async similar(text, k) {
       const hits = await service.lexicalSearch(text, 25);
       const rows = await service.parts.vault.db.notes.bulkGet(hits.map((h) => h.id));
-      const notes = rows.filter((n) => n !== undefined && n.tier !== 'resource').map((n) => n!);
+      const notes = rows.filter((n) => n !== undefined && n.tier !== 'resource' && n.tier !== 'web').map((n) => n!);
       if (notes.length === 0) return [];
       const vector = await service.embedQuery(text).catch(() => null);
       const similarity = vector

@@ -4,7 +4,7 @@
  * change), and it is marked clean only when bytes holding the change are written. Every change goes
  * through `edit`, so no caller can forget the mark.
  */
-import type { Bm25Index } from '../../core/index/bm25';
+import type { Bm25Explanation, Bm25Index } from '../../core/index/bm25';
 import { Bm25Index as Bm25 } from '../../core/index/bm25';
 import type { LexicalHit } from '../../core/recall/ports';
 import type { Bm25Store, Bm25Load } from './bm25-store';
@@ -47,6 +47,10 @@ export class Bm25Holder {
 
   search(query: string, k: number): LexicalHit[] {
     return this.index.search(query, k).map((hit) => ({ id: hit.id, score: hit.score }));
+  }
+
+  explain(query: string, ids: readonly string[]): Bm25Explanation {
+    return this.index.explain(query, ids);
   }
 
   /** The saved index, as the store has it (null with the reason when it cannot be used). */

@@ -3,8 +3,9 @@
  * packaging need (source title, dates, provenance tier). Anything no longer retrievable (a chunk of
  * a conversation that is not visible, a resource or note that is not kept) is left out.
  */
+import { validityHorizon } from '../../core/curate/validity';
 import type { CandidateRecord } from '../../core/recall/ports';
-import type { ChunkRecord, ConversationRecord, NoteRecord } from '../../core/records';
+import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord } from '../../core/records';
 import { countTokens } from '../../core/text/token-count';
 import { withStoreTimeout } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
@@ -19,19 +20,25 @@ async function byId<T extends { id: string }>(
   return new Map(rows.filter((r): r is T => r !== undefined).map((r) => [r.id, r]));
 }
 
-function fromChunk(chunk: ChunkRecord, conversation: ConversationRecord | undefined, resource: NoteRecord | undefined): CandidateRecord {
+function fromChunk(
+  chunk: ChunkRecord,
+  conversation: ConversationRecord | undefined,
+  resource: NoteRecord | undefined,
+  speakers: string[],
+): CandidateRecord {
   return {
     id: chunk.id,
     kind: 'chunk',
     text: chunk.text,
     tier: chunk.tier,
     createdAt: chunk.createdAt,
-    accessCount: 0,
-    lastAccessedAt: null,
+    accessCount: chunk.accessCount ?? 0,
+    lastAccessedAt: chunk.lastAccessedAt ?? null,
     conversationId: chunk.conversationId,
     sourceTitle: conversation?.title ?? resource?.title ?? null,
     date: conversation?.createdAt ?? chunk.createdAt,
     messageIds: [...chunk.messageIds],
+    speakers,
     contentHash: chunk.contentHash,
     headingPath: [...chunk.headingPath],
     tokenCount: chunk.tokenCount,
@@ -48,10 +55,13 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
     createdAt: note.createdAt,
     accessCount: note.accessCount,
     lastAccessedAt: note.lastAccessedAt,
+    ...(note.confidenceTier ? { confidenceTier: note.confidenceTier } : {}),
+    validity: validityHorizon(note.text, conversation?.createdAt ?? note.createdAt),
     conversationId: note.conversationId,
     sourceTitle: conversation?.title ?? note.title ?? null,
     date: note.createdAt,
     messageIds: [...note.sourceMessageIds],
+    category: note.category,
     contentHash: note.contentHash,
     headingPath: [],
     tokenCount: countTokens(note.text),
@@ -68,6 +78,13 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
   );
   const conversationIds = [...chunks.values(), ...notes.values()].map((r) => r.conversationId).filter((id): id is string => !!id);
   const conversations = await byId<ConversationRecord>((list) => db.conversations.bulkGet(list), conversationIds);
+  const messages = await byId<MessageRecord>(
+    (list) => db.messages.bulkGet(list),
+    [...chunks.values()].filter((c) => c.parentType === 'message').flatMap((c) => c.messageIds),
+  );
+  const speakersOf = (chunk: ChunkRecord): string[] => [
+    ...new Set(chunk.messageIds.flatMap((id) => (messages.get(id) ? [messages.get(id)!.speaker ?? messages.get(id)!.role] : []))),
+  ];
   const out: CandidateRecord[] = [];
   for (const id of ids) {
     const chunk = chunks.get(id);
@@ -76,7 +93,7 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
       const resource = chunk.parentType === 'resource' ? notes.get(chunk.parentId) : undefined;
       if (chunk.conversationId && conversation?.state !== 'visible') continue;
       if (chunk.parentType === 'resource' && !(resource && isIndexedResource(resource))) continue;
-      out.push(fromChunk(chunk, conversation, resource));
+      out.push(fromChunk(chunk, conversation, resource, speakersOf(chunk)));
       continue;
     }
     const note = notes.get(id);

@@ -19,12 +19,13 @@ import type { DocEntry } from './catalog';
 export const isVisibleMessage = (m: MessageRecord): boolean => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden;
 
 /**
- * A note the index holds as a document of its own (kept, and not a resource: those are chunked).
- * A candidate held because it came from a flagged message stays out until a person keeps it
+ * A note the index holds as a document of its own (kept, and not a resource or a web page: those are
+ * chunked). A candidate held because it came from a flagged message stays out until a person keeps it
  * (core/curate/held.ts), whatever else set it kept.
  */
-export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource' && !isHeld(n);
-export const isIndexedResource = (n: NoteRecord): boolean => n.status === 'kept' && n.tier === 'resource';
+export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n);
+/** Documents are chunked on their headings: pasted ones (tier resource) and captured web pages (tier web). */
+export const isIndexedResource = (n: NoteRecord): boolean => n.status === 'kept' && (n.tier === 'resource' || n.tier === 'web');
 
 /** What BM25 and the embedder read for a chunk. */
 export const chunkIndexText = (chunk: ChunkRecord): string => chunk.contextText ?? chunk.text;
@@ -46,6 +47,12 @@ export function chunkEntry(chunk: ChunkRecord, at: number | null): DocEntry {
 
 export async function noteEntry(note: NoteRecord): Promise<DocEntry> {
   return { id: note.id, kind: 'note', hash: await sha256Hex(noteIndexText(note)), group: 0, at: note.keptAt ?? note.createdAt };
+}
+
+/** The reads and copies a chunk gathered: a re-chunk keeps them (they set its decay and promotion). */
+function readCounts(chunk: ChunkRecord): Partial<ChunkRecord> {
+  const { accessCount, lastAccessedAt, copyCount, lastCopiedAt } = chunk;
+  return Object.fromEntries(Object.entries({ accessCount, lastAccessedAt, copyCount, lastCopiedAt }).filter(([, v]) => v !== undefined));
 }
 
 /** Whether a re-chunked record says the same as the stored one (then it is not rewritten). */
@@ -78,7 +85,7 @@ export async function diffChunks(
       continue;
     }
     if (old && (old.contextHash ?? old.contentHash) !== record.contextHash) change.stale.push(draft.id);
-    change.put.push(old ? { ...record, createdAt: old.createdAt } : record);
+    change.put.push(old ? { ...record, createdAt: old.createdAt, ...readCounts(old) } : record);
     change.current.push(record);
   }
   for (const id of before.keys()) if (!seen.has(id)) change.remove.push(id);

@@ -142,11 +142,9 @@ export class IndexHost implements IndexApi {
 
   /** The index work of the queue (extraction, on the same runner, reports its progress on the Inbox). */
   async #work(vault: Vault): Promise<IndexStatus['work']> {
-    const pending = await vault.db.jobs
-      .where('status')
-      .equals('pending')
-      .filter((j) => INDEX_TYPES.includes(j.type))
-      .count();
+    // From the index alone: a heavy import queues thousands of extraction jobs, and this runs on
+    // every status notification.
+    const pending = await vault.jobs.countOfTypes(INDEX_TYPES, 'pending');
     const snapshot = this.#runner ? await this.#runner.snapshot() : null;
     const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
     return { paused: this.#runner?.isPaused ?? false, running, pending };
@@ -197,6 +195,11 @@ export class IndexHost implements IndexApi {
       });
     }
     return this.#recaller.recall(request);
+  }
+
+  async entityLinks(...[name, limit]: Parameters<IndexApi['entityLinks']>): ReturnType<IndexApi['entityLinks']> {
+    const current = await this.#loaded();
+    return current.entityLinks(name, limit);
   }
 
   async pause(): Promise<void> {

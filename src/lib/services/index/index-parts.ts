@@ -11,6 +11,7 @@ import { ChunksRepo } from '../../store/chunks-repo';
 import type { Vault } from '../../store/vault';
 import type { BlobStore, HnswParams, ManifestStore } from '../../store/vector-index-manifest';
 import { VectorsRepo } from '../../store/vectors-repo';
+import { EntityGraph } from '../../core/graph/entity-graph';
 import { Bm25Holder } from './bm25-holder';
 import { Bm25Store } from './bm25-store';
 import { Catalog } from './catalog';
@@ -60,6 +61,8 @@ export class IndexParts {
   readonly notices: Notices;
   readonly catalog = new Catalog();
   readonly bm25: Bm25Holder;
+  /** The entity graph: mentions and co-occurrence, kept with the chunks (entity-links.ts). */
+  readonly graph = new EntityGraph();
   readonly embedders: EmbedderPool;
   readonly indexes: VectorIndexes;
   readonly health: HealthRecord;

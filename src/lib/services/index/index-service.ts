@@ -5,11 +5,19 @@
  * recall service's sources), and manages which embedder serves.
  */
 import { choiceId, type EmbedderChoice, type EmbeddingModelSpec } from '../../core/api/embedder';
-import { indexEmbedJob, type HealthReport, type IndexStatus, type ModelEntry, type ModelFileInput } from '../../core/api/index-api';
+import {
+  indexEmbedJob,
+  type EntityLinks,
+  type HealthReport,
+  type IndexStatus,
+  type ModelEntry,
+  type ModelFileInput,
+} from '../../core/api/index-api';
 import { fail } from '../../core/errors';
 import type { CandidateRecord, LexicalHit, VectorHit } from '../../core/recall/ports';
 import type { JobHandler } from '../../store/job-runner';
 import type { RecallSources } from '../recall/recall-sources';
+import { linkEntities } from '../../core/graph/entity-linker';
 import { readCandidates } from './candidates';
 import type { LoadedEmbedder } from './embedder-host';
 import { embedPlan, persist, promoteIfComplete, runHealthCheck } from './embedding';
@@ -91,12 +99,29 @@ export class IndexService {
     return vector!;
   }
 
+  /** What the entity graph links to `name` (IndexApi.entityLinks). */
+  async entityLinks(name: string, limit = 50): Promise<EntityLinks | null> {
+    const graph = this.parts.graph;
+    const entity = graph.entity(name.trim());
+    if (!entity) return null;
+    const items = await this.candidates(graph.documentsOf(entity.id).sort().slice(0, limit));
+    return { entity, items, neighbours: graph.neighbours(entity.id, 12) };
+  }
+
   /** This index as the recall service reads it. */
   recallSources(): RecallSources {
     return {
-      lexical: { search: (query, k) => this.lexicalSearch(query, k) },
+      lexical: { search: (query, k) => this.lexicalSearch(query, k), explain: async (query, ids) => this.parts.bm25.explain(query, ids) },
       vector: { search: (vector, k) => this.vectorSearch(vector, k), similarity: (vector, ids) => this.similarity(vector, ids) },
       store: { get: (ids) => this.candidates(ids) },
+      graph: {
+        walk: async (prompt, k) =>
+          this.parts.graph.walk(
+            linkEntities(prompt).map((m) => m.key),
+            k,
+          ),
+        hubs: () => ({ p90: this.parts.graph.p90(), entitiesOf: (id) => this.parts.graph.entitiesOf(id) }),
+      },
       queryEmbedder: async () => {
         const embedder = await this.servingEmbedder();
         return { id: embedder.id, kind: embedder.kind, embed: (texts, options) => embedder.embedQueries(texts, options) };

@@ -11,6 +11,7 @@ import { choiceId } from '../../core/api/embedder';
 import { withStoreTimeout } from '../../store/transaction';
 import type { DocEntry } from './catalog';
 import { conversationTexts } from './bm25-text';
+import { chunkMentions, noteMentions } from './entity-links';
 import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText } from './documents';
 import { dimsOf, type IndexParts } from './index-parts';
 import { ModelIndex } from './model-index';
@@ -59,8 +60,10 @@ export async function loadDocuments(parts: IndexParts): Promise<void> {
   let why = saved.index ? null : saved.why;
   const { dates, created } = await visibleConversationDates(parts);
   const entries: DocEntry[] = [];
+  parts.graph.clear();
   for await (const page of parts.chunks.pages()) {
     for (const chunk of page) {
+      parts.graph.set(chunk.id, chunkMentions(chunk));
       entries.push(chunkEntry(chunk, chunk.conversationId ? (dates.get(chunk.conversationId) ?? null) : null));
       if (bm25 && !bm25.has(chunk.id)) {
         why = 'the saved keyword index lacks some chunks';
@@ -70,6 +73,7 @@ export async function loadDocuments(parts: IndexParts): Promise<void> {
   }
   const notes = await indexedNotes(parts);
   for (const note of notes) {
+    parts.graph.set(note.id, noteMentions(note));
     entries.push(await noteEntry(note));
     if (bm25 && !bm25.has(note.id)) bm25 = null;
   }

@@ -8,6 +8,7 @@ import type { ChunkRecord } from '../../core/records';
 import type { ChunkChange } from '../../store/chunks-repo';
 import { chunkEntry, chunkIndexText, conversationChange, isIndexedNote, noteEntry, noteIndexText, resourceChange } from './documents';
 import { conversationTexts } from './bm25-text';
+import { chunkMentions, noteMentions } from './entity-links';
 import type { IndexParts } from './index-parts';
 
 export interface UpdateCounts {
@@ -41,6 +42,8 @@ async function applyChange(
       for (const chunk of reread) bm25.add(chunk.id, texts?.get(chunk.id) ?? chunkIndexText(chunk));
     });
   }
+  for (const id of change.remove) parts.graph.remove(id);
+  for (const chunk of change.current) if (fresh.has(chunk.id)) parts.graph.set(chunk.id, chunkMentions(chunk));
   const gone = [...change.remove, ...change.stale];
   for (const model of parts.indexes.models()) model.remove(gone);
   for (const id of change.remove) {
@@ -75,6 +78,7 @@ export async function reindexNote(parts: IndexParts, noteId: string): Promise<Up
     const known = parts.catalog.get(noteId);
     if (atomic && (known?.hash !== atomic.hash || !parts.bm25.has(noteId))) {
       await parts.bm25.edit((bm25) => bm25.add(noteId, noteIndexText(note!)));
+      parts.graph.set(noteId, noteMentions(note!));
       parts.catalog.set(atomic);
       if (known) counts.changed++;
       else counts.added++;
@@ -83,6 +87,7 @@ export async function reindexNote(parts: IndexParts, noteId: string): Promise<Up
         bm25.remove(noteId);
       });
       parts.catalog.delete(noteId);
+      parts.graph.remove(noteId);
       for (const model of parts.indexes.models()) model.remove([noteId]);
       await parts.vectors.deleteRecords([noteId]);
       counts.removed++;

@@ -1,7 +1,7 @@
 /**
- * Access write-back: the notes a recall showed get their access count and time written, in one
+ * Access write-back: the notes and chunks a recall showed get their access count and time written, in one
  * batched transaction after the answer went out. Recall never waits for it; a failure is reported,
- * never thrown at the reader. Reads of the same note within one batch count once per recall.
+ * never thrown at the reader. Reads of the same item within one batch count once per recall.
  */
 import type { AccessWrite } from '../../core/recall/types';
 import type { Vault } from '../../store/vault';
@@ -11,7 +11,7 @@ export class AccessWriteBack {
   private flushing: Promise<void> | null = null;
 
   constructor(
-    private readonly vault: Pick<Vault, 'notes'>,
+    private readonly vault: Pick<Vault, 'reads'>,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
@@ -26,7 +26,7 @@ export class AccessWriteBack {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0);
-        await this.vault.notes.recordAccess(batch).catch(this.onError);
+        await this.vault.reads.recordReads(batch).catch(this.onError);
       }
     } finally {
       this.flushing = null;

@@ -11,15 +11,20 @@ import { err, ok, VaultFailure, vaultError, type Result } from '../../core/error
 import { assemblePackage, type AssembledPackage, type FlaggedLinePolicy } from '../../core/recall/budget';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
 import type { PackageFormat } from '../../core/recall/package-format';
-import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
+import type { CandidateRecord, CandidateStore, GraphSearcher } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
 import type { RetrieveDeps } from '../../core/recall/retrieve';
 import type { RecallResult } from '../../core/recall/types';
 import type { Vault } from '../../store/vault';
+import { INTENT_CLASSES, INTENT_PROFILES, type IntentClass, type IntentSample } from '../../core/recall/intent-class';
+import { IntentsRepo } from '../../store/intents-repo';
 import { AccessWriteBack } from './access-write-back';
 import { readSanitizer } from './read-sanitizer';
 import { applyPins } from './recall-pins';
+import { dropExpired } from './recall-validity';
 import type { RecallSources } from './recall-sources';
+
+const isIntentClass = (value: string): value is IntentClass => (INTENT_CLASSES as readonly string[]).includes(value);
 
 export const MAX_PROMPT_CHARS = 20_000;
 
@@ -39,6 +44,8 @@ export interface RecallQuery {
   prompt: string;
   /** The intent the person saw and maybe edited; derived when absent. */
   intent?: string | null;
+  /** The intent class the person chose; classified when absent. */
+  intentClass?: IntentClass | null;
   /** Always kept, as Core, even when the funnel would drop them or retrieval did not find them. */
   pinned?: readonly string[];
   /** Excluded by the person: never retrieved, never packaged. */
@@ -74,15 +81,17 @@ export interface RecallAnswer {
 
 export class RecallService {
   readonly writeBack: AccessWriteBack;
+  private readonly intents: IntentsRepo;
   private latest = 0;
   private controller: AbortController | null = null;
 
   constructor(
     private readonly sources: RecallSources,
-    vault: Pick<Vault, 'notes'>,
+    vault: Pick<Vault, 'reads' | 'db'>,
     private readonly options: RecallServiceOptions = {},
   ) {
     this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
+    this.intents = new IntentsRepo(vault.db);
   }
 
   /** The person's drops are never read; their pins come back marked. */
@@ -112,24 +121,40 @@ export class RecallService {
     }
     const excluded = new Map<string, CandidateRecord>();
     const embedder = await this.sources.queryEmbedder();
-    const deps: RetrieveDeps = { lexical: this.sources.lexical, vector: this.sources.vector, embedder, store: this.store(query, excluded) };
+    const deps: RetrieveDeps & { graph?: GraphSearcher } = {
+      lexical: this.sources.lexical,
+      vector: this.sources.vector,
+      embedder,
+      store: this.store(query, excluded),
+      ...(this.sources.graph ? { graph: this.sources.graph } : {}),
+    };
     const now = at ?? (this.options.now ?? Date.now)();
+    const intentHistory = async (): Promise<IntentSample[]> =>
+      (await this.intents.recent(now)).flatMap((r) => (isIntentClass(r.intent) ? [{ intent: r.intent, at: r.at }] : []));
     const outcome = await recall(
-      { prompt: query.prompt, intent: query.intent ?? null },
-      { ...deps, llm, now, clock: this.options.clock ?? (() => performance.now()) },
+      { prompt: query.prompt, intent: query.intent ?? null, intentClass: query.intentClass ?? null },
+      { ...deps, llm, now, clock: this.options.clock ?? (() => performance.now()), intentHistory },
       { ...(this.options.gateTimeoutMs ? { gateTimeoutMs: this.options.gateTimeoutMs } : {}), ...recallOptions },
     );
     if (!outcome.ok) return outcome;
     if (recallOptions.signal?.aborted) return err(vaultError('recall/cancelled', 'A newer query replaced this one.'));
-    const result = await applyPins(outcome.value, query.pinned ?? [], deps.store, now);
+    const result = await applyPins(dropExpired(outcome.value, now), query.pinned ?? [], deps.store, now);
     const assembled = assemblePackage(result.items, {
       window: target.window,
       ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
       format: pkg?.format ?? 'markdown',
       flaggedLines: pkg?.flaggedLines ?? 'drop',
       sanitize: readSanitizer,
+      ...(result.intentClass ? { coreCount: INTENT_PROFILES[result.intentClass.intent].coreCount } : {}),
     });
-    if (writeBack) this.writeBack.push(result.accessWrites);
+    if (writeBack) {
+      this.writeBack.push(result.accessWrites);
+      if (result.intentClass) {
+        void this.intents
+          .record([{ intent: result.intentClass.intent, at: now }])
+          .catch(this.options.onWriteBackError ?? (() => undefined));
+      }
+    }
     return ok({
       result,
       package: assembled,
@@ -148,7 +173,13 @@ export class RecallService {
     const controller = new AbortController();
     this.controller = controller;
     const outcome = await this.answer(
-      { prompt: request.prompt, intent: request.intent, pinned: request.pinned, dropped: request.dropped },
+      {
+        prompt: request.prompt,
+        intent: request.intent,
+        intentClass: request.intentClass ?? null,
+        pinned: request.pinned,
+        dropped: request.dropped,
+      },
       {
         funnel: request.funnel,
         signal: controller.signal,

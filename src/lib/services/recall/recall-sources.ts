@@ -4,7 +4,7 @@
  * does, so the Recall screen, the CLI, `eval locomo` and the agent tools read the same index.
  */
 import type { Embedder } from '../../core/api/embedder';
-import type { CandidateStore, LexicalSearcher, VectorSearcher } from '../../core/recall/ports';
+import type { CandidateStore, GraphSearcher, LexicalSearcher, VectorSearcher } from '../../core/recall/ports';
 
 export type QueryEmbedder = Pick<Embedder, 'id' | 'kind' | 'embed'>;
 
@@ -12,6 +12,8 @@ export interface RecallSources {
   lexical: LexicalSearcher;
   vector: VectorSearcher;
   store: CandidateStore;
+  /** The entity graph (walk and hub counts); absent: recall runs without it. */
+  graph?: GraphSearcher;
   /** The serving embedder, embedding queries (with its query prefix). */
   queryEmbedder(): Promise<QueryEmbedder>;
   /** Indexed documents now (0: nothing to search yet). */

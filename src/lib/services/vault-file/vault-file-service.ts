@@ -43,7 +43,9 @@ export interface VaultFileServiceOptions {
 
 export type VaultFileService = Omit<VaultFileApi, 'ready' | 'ping'>;
 
-const LOCK_NAME = 'engram-vault-file';
+/** Held while a vault file is restored or merged (and while the vault is rolled back to a checkpoint). */
+export const VAULT_FILE_LOCK = 'engram-vault-file';
+const LOCK_NAME = VAULT_FILE_LOCK;
 
 /** A progress callback that never throws into the operation (the page may have gone away). */
 function safeProgress(onProgress: VaultFileProgressFn | undefined): VaultFileProgressFn | undefined {

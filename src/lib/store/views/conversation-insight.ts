@@ -14,9 +14,10 @@ export interface ConversationInsight {
 }
 
 /** Notes that speak for a session's thinking: candidates still in review and kept engrams. */
-const LIVE: NoteRecord['status'][] = ['provisional', 'kept'];
+export const LIVE: NoteRecord['status'][] = ['provisional', 'kept'];
 
-function toUnit(note: NoteRecord): CandidateUnit | null {
+/** A live note as the extraction unit thread maps are built from (null for a category no unit has). */
+export function toUnit(note: NoteRecord): CandidateUnit | null {
   if (!(CATEGORIES as readonly string[]).includes(note.category)) return null;
   const kind = note.review?.kind;
   return {

@@ -4,13 +4,15 @@
  * screen can write: writes go through the workers (the import worker for conversations, the vault
  * worker for notes and settings), which hold the locks and roll back interrupted work.
  */
-import type { ConversationRecord, HistoryRecord, ImportRecord, JobRecord, MessageRecord, NoteRecord } from '../../core/records';
+import type { ConversationRecord, HistoryRecord, ImportRecord, MessageRecord, NoteRecord } from '../../core/records';
 import type { SettingsShape } from '../settings-repo';
 import { openVault, type Vault } from '../vault';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
+import { readExtractionProgress, type ExtractionProgress } from './extraction-view';
 import { readInbox, reviewedSince, type InboxGroup } from './inbox-view';
 
 export type { ConversationInsight } from './conversation-insight';
+export type { ExtractionProgress } from './extraction-view';
 export type { InboxCounts, InboxGroup, InboxItem } from './inbox-view';
 
 export interface VaultCounts {
@@ -67,7 +69,7 @@ export class VaultViews {
 
   /** Every note the Notes screen and the sweep look at (resources are documents, listed elsewhere). */
   notes(): Promise<NoteRecord[]> {
-    return this.vault.db.notes.filter((n) => n.tier !== 'resource').toArray();
+    return this.vault.db.notes.filter((n) => n.tier !== 'resource' && n.tier !== 'web').toArray();
   }
 
   /** A note's history, newest first. */
@@ -75,8 +77,9 @@ export class VaultViews {
     return (await this.vault.notes.history(noteId)).reverse();
   }
 
-  jobsOfType(type: string): Promise<JobRecord[]> {
-    return this.vault.db.jobs.where('type').equals(type).toArray();
+  /** Progress of one job type's batch of work (extraction), from index counts while it runs. */
+  extractionProgress(type: string): Promise<ExtractionProgress | null> {
+    return readExtractionProgress(this.vault.db, type);
   }
 
   recentImports(limit: number): Promise<ImportRecord[]> {

@@ -1,0 +1,169 @@
+/**
+ * The entity graph in memory: which documents (chunks, notes) mention which entities, and the
+ * entities' co-occurrence edges (two entities named in one document). Kept current document by
+ * document (`set` / `remove`), so the index job updates it with the chunks. An entity counts once
+ * the vault names it in two documents (once at least inside a sentence: a capitalized first word is
+ * a name only if the vault also writes it mid-sentence) or it speaks; others are kept, not linked.
+ *
+ * The walk: personalized PageRank (damping 0.85) over the bipartite document-entity graph, seeded
+ * by the prompt's entities, a few power-iteration steps; a document's score is where the walk
+ * rests. Hubs (entities above the 90th percentile of mention counts) pass the walk on like any
+ * other, and the hub dampening (dampening.ts) reads their counts.
+ */
+import type { EntityMention } from './entity-linker';
+
+export const PPR = { damping: 0.85, steps: 4 } as const;
+
+interface EntityNode {
+  key: string;
+  name: string;
+  kind: EntityMention['kind'];
+  docs: Set<string>;
+  /** Documents that write it inside a sentence (not only as a sentence's first word). */
+  confirmed: Set<string>;
+}
+
+export class EntityGraph {
+  private readonly entities = new Map<string, EntityNode>();
+  private readonly docs = new Map<string, string[]>();
+  private p90Cache: number | null = null;
+
+  get documentCount(): number {
+    return this.docs.size;
+  }
+
+  get entityCount(): number {
+    let n = 0;
+    for (const e of this.entities.values()) if (this.linked(e)) n++;
+    return n;
+  }
+
+  /** Forgets everything (a load reads the graph again from the tables). */
+  clear(): void {
+    this.entities.clear();
+    this.docs.clear();
+    this.p90Cache = null;
+  }
+
+  /** The mentions of one document, replacing what it had. */
+  set(docId: string, mentions: readonly EntityMention[]): void {
+    this.remove(docId);
+    if (mentions.length === 0) return;
+    const keys: string[] = [];
+    for (const m of mentions) {
+      let node = this.entities.get(m.key);
+      if (!node) {
+        node = { key: m.key, name: m.name, kind: m.kind, docs: new Set(), confirmed: new Set() };
+        this.entities.set(m.key, node);
+      }
+      if (m.kind === 'person') node.kind = 'person';
+      node.docs.add(docId);
+      if (!m.opening) node.confirmed.add(docId);
+      keys.push(m.key);
+    }
+    this.docs.set(docId, keys);
+    this.p90Cache = null;
+  }
+
+  remove(docId: string): void {
+    const keys = this.docs.get(docId);
+    if (!keys) return;
+    for (const key of keys) {
+      const node = this.entities.get(key);
+      node?.docs.delete(docId);
+      node?.confirmed.delete(docId);
+      if (node && node.docs.size === 0) this.entities.delete(key);
+    }
+    this.docs.delete(docId);
+    this.p90Cache = null;
+  }
+
+  /** A speaker, or a name the vault writes in two documents, once at least inside a sentence. */
+  private linked(node: EntityNode): boolean {
+    return node.kind === 'person' || (node.docs.size >= 2 && node.confirmed.size >= 1);
+  }
+
+  /** Entities a document links to, with their mention counts. */
+  entitiesOf(docId: string): { id: string; name: string; kind: EntityMention['kind']; mentions: number }[] {
+    return (this.docs.get(docId) ?? []).flatMap((key) => {
+      const node = this.entities.get(key);
+      return node && this.linked(node) ? [{ id: key, name: node.name, kind: node.kind, mentions: node.docs.size }] : [];
+    });
+  }
+
+  /** Documents that mention an entity. */
+  documentsOf(key: string): string[] {
+    return [...(this.entities.get(key.toLowerCase())?.docs ?? [])];
+  }
+
+  entity(key: string): { id: string; name: string; kind: EntityMention['kind']; mentions: number } | null {
+    const node = this.entities.get(key.toLowerCase());
+    return node && this.linked(node) ? { id: node.key, name: node.name, kind: node.kind, mentions: node.docs.size } : null;
+  }
+
+  /** Entities named with `key` in a document, by how often (co-occurrence edges). */
+  neighbours(key: string, limit = 20): { id: string; name: string; weight: number }[] {
+    const counts = new Map<string, number>();
+    for (const doc of this.entities.get(key.toLowerCase())?.docs ?? []) {
+      for (const other of this.docs.get(doc) ?? []) if (other !== key) counts.set(other, (counts.get(other) ?? 0) + 1);
+    }
+    return [...counts]
+      .filter(([k]) => this.linked(this.entities.get(k)!))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([id, weight]) => ({ id, name: this.entities.get(id)!.name, weight }));
+  }
+
+  /** The 90th percentile of linked entities' mention counts (the hub line). */
+  p90(): number {
+    if (this.p90Cache !== null) return this.p90Cache;
+    const counts = [...this.entities.values()]
+      .filter((e) => this.linked(e))
+      .map((e) => e.docs.size)
+      .sort((a, b) => a - b);
+    this.p90Cache = counts.length === 0 ? Infinity : counts[Math.min(counts.length - 1, Math.ceil(0.9 * counts.length) - 1)]!;
+    return this.p90Cache;
+  }
+
+  /** The linked entities among `keys` (the prompt's mentions). */
+  seeds(keys: readonly string[]): string[] {
+    return keys.filter((k) => {
+      const node = this.entities.get(k);
+      return node !== undefined && this.linked(node);
+    });
+  }
+
+  /**
+   * Personalized PageRank from the seed entities over the document-entity graph; the documents'
+   * scores, best first (at most `k`). Each step: rank flows from entities to their documents and
+   * back, split evenly; (1 - damping) returns to the seeds.
+   */
+  walk(seedKeys: readonly string[], k: number, options: { damping?: number; steps?: number } = {}): { id: string; score: number }[] {
+    const seeds = this.seeds(seedKeys);
+    if (seeds.length === 0) return [];
+    const d = options.damping ?? PPR.damping;
+    const steps = options.steps ?? PPR.steps;
+    const restart = new Map(seeds.map((s) => [s, 1 / seeds.length]));
+    let entityRank = new Map(restart);
+    const docRank = new Map<string, number>();
+    for (let step = 0; step < steps; step++) {
+      docRank.clear();
+      for (const [key, rank] of entityRank) {
+        const node = this.entities.get(key)!;
+        const share = rank / node.docs.size;
+        for (const doc of node.docs) docRank.set(doc, (docRank.get(doc) ?? 0) + share);
+      }
+      const next = new Map<string, number>();
+      for (const [key, r] of restart) next.set(key, (1 - d) * r);
+      for (const [doc, rank] of docRank) {
+        const keys = (this.docs.get(doc) ?? []).filter((key) => this.linked(this.entities.get(key)!));
+        for (const key of keys) next.set(key, (next.get(key) ?? 0) + (d * rank) / keys.length);
+      }
+      entityRank = next;
+    }
+    return [...docRank]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, k)
+      .map(([id, score]) => ({ id, score }));
+  }
+}

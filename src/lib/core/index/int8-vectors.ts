@@ -1,0 +1,233 @@
+/**
+ * Vectors stored as int8 (per-vector scalar quantization, int8-quantize.ts) in the SIMD kernel's
+ * memory (int8-kernel.ts), with exact search: every live row is scored by the kernel, the best
+ * `candidates` by int8 score are re-scored with the float query against the stored values, and the
+ * best `k` of those are returned. A quarter of the memory of float32 (384 dims: 384 bytes + a
+ * 4-byte factor a vector instead of 1,536 bytes).
+ *
+ * Rows are appended; a deleted row is marked dead and skipped, and dead rows are dropped by
+ * `reorder` (or by the automatic compaction once a quarter of the rows are dead).
+ */
+import { asymmetricDot, quantizeInto } from './int8-quantize';
+import { Int8Kernel, KERNEL_BLOCK, type KernelOptions } from './int8-kernel';
+import { TopK } from './top-k';
+
+export interface VectorHit {
+  label: number;
+  /** Cosine similarity of unit vectors, from the float query and the stored int8 values. */
+  similarity: number;
+}
+
+/** Candidates re-scored per query at least, and per result wanted (k x this). */
+export const MIN_CANDIDATES = 32;
+export const CANDIDATES_PER_RESULT = 4;
+
+export interface Int8VectorsOptions extends KernelOptions {
+  /** Compact when a quarter of the rows are dead (default true; an IVF over the rows compacts itself). */
+  autoCompact?: boolean;
+}
+
+export class Int8Vectors {
+  readonly dims: number;
+  readonly kernel: Int8Kernel;
+  private labels: Int32Array;
+  private factors: Float32Array;
+  private live: Uint8Array;
+  private readonly rowOf = new Map<number, number>();
+  private used = 0;
+  private readonly query: Int8Array;
+  private readonly autoCompact: boolean;
+
+  constructor(dims: number, capacity = 1024, options: Int8VectorsOptions = {}) {
+    this.dims = dims;
+    this.kernel = new Int8Kernel(dims, capacity, options);
+    this.labels = new Int32Array(this.kernel.capacity);
+    this.factors = new Float32Array(this.kernel.capacity);
+    this.live = new Uint8Array(this.kernel.capacity);
+    this.query = new Int8Array(dims);
+    this.autoCompact = options.autoCompact ?? true;
+  }
+
+  /** Live vectors. */
+  get size(): number {
+    return this.rowOf.size;
+  }
+
+  /** Rows in use, dead ones included. */
+  get rowCount(): number {
+    return this.used;
+  }
+
+  /** Bytes held: the kernel's memory, the per-row columns, and about 40 bytes a label-map entry. */
+  get bytes(): number {
+    return this.kernel.bytes + this.labels.byteLength + this.factors.byteLength + this.live.byteLength + this.rowOf.size * 40;
+  }
+
+  has(label: number): boolean {
+    return this.rowOf.has(label);
+  }
+
+  rowOfLabel(label: number): number | undefined {
+    return this.rowOf.get(label);
+  }
+
+  labelAt(row: number): number {
+    return this.labels[row]!;
+  }
+
+  isLive(row: number): boolean {
+    return this.live[row] === 1;
+  }
+
+  /** The stored (dequantized) vector of a row, for training and checks. */
+  vectorAt(row: number, out: Float32Array = new Float32Array(this.dims)): Float32Array {
+    const values = this.kernel.row(row);
+    const factor = this.factors[row]!;
+    for (let i = 0; i < this.dims; i++) out[i] = values[i]! * factor;
+    return out;
+  }
+
+  /** Adds or replaces the vector of `label`; returns its row. */
+  set(label: number, vector: Float32Array): number {
+    if (vector.length !== this.dims) throw new RangeError(`expected ${this.dims} dims, got ${vector.length}`);
+    let row = this.rowOf.get(label);
+    if (row === undefined) {
+      row = this.used++;
+      this.grow(this.used);
+      this.rowOf.set(label, row);
+      this.labels[row] = label;
+      this.live[row] = 1;
+    }
+    this.factors[row] = quantizeInto(vector, this.kernel.row(row));
+    return row;
+  }
+
+  delete(label: number): boolean {
+    const row = this.rowOf.get(label);
+    if (row === undefined) return false;
+    this.rowOf.delete(label);
+    this.live[row] = 0;
+    const dead = this.used - this.rowOf.size;
+    if (this.autoCompact && dead > 64 && dead * 4 > this.used) this.compact();
+    return true;
+  }
+
+  /** Drops dead rows, keeping the order of the live ones. */
+  compact(): void {
+    const order = new Int32Array(this.rowOf.size);
+    let n = 0;
+    for (let row = 0; row < this.used; row++) if (this.live[row] === 1) order[n++] = row;
+    this.reorder(order);
+  }
+
+  /**
+   * Puts the rows in `order` (order[p] = the row that moves to p); rows not listed are dropped.
+   * In place: one row of scratch memory, whatever the size.
+   */
+  reorder(order: Int32Array): void {
+    const n = order.length;
+    const position = new Int32Array(this.used).fill(-1);
+    for (let p = 0; p < n; p++) {
+      const row = order[p]!;
+      if (row < 0 || row >= this.used || position[row] !== -1 || this.live[row] !== 1)
+        throw new RangeError('reorder needs distinct live rows');
+      position[row] = p;
+    }
+    // Complete it to a permutation of every row (dropped rows go to the end), then follow cycles.
+    const source = new Int32Array(this.used);
+    source.set(order);
+    let tail = n;
+    for (let row = 0; row < this.used; row++) if (position[row] === -1) source[tail++] = row;
+    const rows = this.kernel.rows();
+    const dims = this.dims;
+    const scratch = new Int8Array(dims);
+    const done = new Uint8Array(this.used);
+    for (let start = 0; start < this.used; start++) {
+      if (done[start] || source[start] === start) continue;
+      scratch.set(rows.subarray(start * dims, start * dims + dims));
+      const label = this.labels[start]!;
+      const factor = this.factors[start]!;
+      const live = this.live[start]!;
+      let to = start;
+      for (;;) {
+        done[to] = 1;
+        const from = source[to]!;
+        if (from === start) {
+          rows.set(scratch, to * dims);
+          this.labels[to] = label;
+          this.factors[to] = factor;
+          this.live[to] = live;
+          break;
+        }
+        rows.copyWithin(to * dims, from * dims, from * dims + dims);
+        this.labels[to] = this.labels[from]!;
+        this.factors[to] = this.factors[from]!;
+        this.live[to] = this.live[from]!;
+        to = from;
+      }
+    }
+    this.used = n;
+    this.live.fill(0, n);
+    this.rowOf.clear();
+    for (let row = 0; row < n; row++) this.rowOf.set(this.labels[row]!, row);
+  }
+
+  /** Exact search over every live row. */
+  search(query: Float32Array, k: number): VectorHit[] {
+    if (k <= 0 || this.rowOf.size === 0) return [];
+    const top = this.prepare(query, k);
+    for (let start = 0; start < this.used; start += KERNEL_BLOCK) this.scoreRows(start, Math.min(KERNEL_BLOCK, this.used - start), top);
+    return this.rerank(query, top, k);
+  }
+
+  /** Sets the kernel's query and returns an empty candidate list for `k` results. */
+  prepare(query: Float32Array, k: number): TopK {
+    if (query.length !== this.dims) throw new RangeError(`expected ${this.dims} dims, got ${query.length}`);
+    quantizeInto(query, this.query);
+    this.kernel.setQuery(this.query);
+    return new TopK(Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT));
+  }
+
+  /** Scores rows [start, start + count) (count <= KERNEL_BLOCK) into `top`. */
+  scoreRows(start: number, count: number, top: TopK): void {
+    const dots = this.kernel.scan(start, count);
+    const { factors, live } = this;
+    for (let i = 0; i < count; i++) {
+      const row = start + i;
+      if (live[row] === 1) top.push(row, dots[i]! * factors[row]!);
+    }
+  }
+
+  /** Scores the first `count` rows written into `this.kernel.ids()` into `top`. */
+  scoreIds(count: number, top: TopK): void {
+    const ids = this.kernel.ids();
+    const dots = this.kernel.scanIds(count);
+    const { factors, live } = this;
+    for (let i = 0; i < count; i++) {
+      const row = ids[i]!;
+      if (live[row] === 1) top.push(row, dots[i]! * factors[row]!);
+    }
+  }
+
+  /** The best `k` candidates by the float query against their stored values, best first. */
+  rerank(query: Float32Array, candidates: TopK, k: number): VectorHit[] {
+    const best = new TopK(k);
+    for (const { index: row } of candidates.result()) best.push(row, asymmetricDot(query, this.kernel.row(row), this.factors[row]!));
+    return best.result().map((hit) => ({ label: this.labels[hit.index]!, similarity: hit.score }));
+  }
+
+  private grow(rows: number): void {
+    if (rows <= this.labels.length) return;
+    this.kernel.ensureCapacity(rows);
+    const capacity = this.kernel.capacity;
+    const labels = new Int32Array(capacity);
+    labels.set(this.labels);
+    const factors = new Float32Array(capacity);
+    factors.set(this.factors);
+    const live = new Uint8Array(capacity);
+    live.set(this.live);
+    this.labels = labels;
+    this.factors = factors;
+    this.live = live;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The model-free relevance judgment: how much of the prompt's informative vocabulary a candidate
+ * holds, weighted by how rare each word is in this vault. A word the vault never uses weighs the
+ * most (the idf of document frequency 0): "How do I tune the PID loop of my espresso machine?"
+ * against a vault about irrigation, a trip and a cat's diet leaves "tune", "pid", "loop" and
+ * "espresso" unheld, and whatever shares "machine" covers a small share of the prompt. Because the
+ * weights are the vault's own document frequencies, the judgment is calibrated per vault: a word
+ * every memory uses ("caroline" in a vault of her conversations) weighs little, a rare one a lot.
+ *
+ * Coverage is read off the keyword document of each candidate (its text with its neighbours'
+ * words, bm25-text.ts), the same text BM25 matched, so an answer found by the words of the turn
+ * before it is not judged off-topic.
+ */
+import type { LexicalExplanation } from './ports';
+
+export interface TermCoverage {
+  /** The prompt's distinct index terms with their vault statistics. */
+  terms: LexicalExplanation['terms'];
+  /** Terms no document of the vault holds. */
+  unknown: string[];
+  /** Per candidate id: the share (0..1) of the prompt's idf mass its keyword document holds. */
+  coverage: Map<string, number>;
+  /** Per candidate id: indices into `terms` of the terms its keyword document holds. */
+  held: ReadonlyMap<string, readonly number[]>;
+  /** The highest coverage of any candidate (0 without candidates). */
+  best: number;
+}
+
+/**
+ * A term's weight: its idf with the prompt counted as one more document that holds it (add-one
+ * smoothing of the document frequency). An unknown word then weighs as a word one memory holds
+ * would without it, not infinitely more: in a vault of twenty memories every ordinary word of a
+ * paraphrase is unknown, and unsmoothed they outweighed the rare words the prompt shares with its
+ * answer ("galaxies", "distant" against a note on Hubble's law).
+ */
+export function termWeight(df: number, documents: number): number {
+  return Math.log(1 + (documents - df + 0.5) / (df + 1.5));
+}
+
+export function termCoverage(explanation: LexicalExplanation): TermCoverage {
+  const weights = explanation.terms.map((t) => termWeight(t.df, explanation.documents));
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  const coverage = new Map<string, number>();
+  let best = 0;
+  for (const [id, held] of explanation.matched) {
+    const share = total > 0 ? held.reduce((sum, i) => sum + weights[i]!, 0) / total : 0;
+    coverage.set(id, share);
+    best = Math.max(best, share);
+  }
+  const unknown = explanation.terms.filter((t) => t.df === 0).map((t) => t.term);
+  return { terms: explanation.terms, unknown, coverage, held: explanation.matched, best };
+}
+
+/** The settings of the relevance stage (funnel.ts); measured in src/lib/services/recall/README.md. */
+export interface RelevanceOptions {
+  /** Below this best coverage the vault holds nothing on the prompt. */
+  refuseBelow: number;
+  /** A candidate covering less than this share of the best candidate's coverage is dropped. */
+  keepRatio: number;
+}
+
+/**
+ * Measured through the app path (recall README, "Relevance and refusal"): the 760 answerable
+ * LoCoMo dev questions, and the 120 off-topic prompts of tests/fixtures/recall/off-topic-prompts.json
+ * against each of the five LoCoMo dev vaults and a vault of the sample chat exports (720 asks).
+ *   refuseBelow        0.15   0.17   0.18   0.19   0.20   0.25
+ *   false refusals     0.5 %  0.5 %  0.8 %  0.8 %  0.9 %  1.7 %
+ *   off-topic refused  68 %   79 %   84 %   87 %   91 %   96 %
+ * 0.20: the most off-topic refusals with false refusals at most 1 %.
+ * keepRatio (answerable questions; funnel precision / mean tokens / recall at 1,000 tokens):
+ *   0: 0.031 / 1311 / 0.842   0.2: 0.047 / 1164 / 0.841   0.3: 0.063 / 1018 / 0.839   0.5: 0.109 / 636 / 0.809
+ * 0.2: the largest that costs recall at 1,000 tokens less than one question (0.0013).
+ */
+export const DEFAULT_RELEVANCE: RelevanceOptions = { refuseBelow: 0.2, keepRatio: 0.2 };
+
+/** What the relevance stage did, for the trace. */
+export interface RelevanceStatus {
+  ran: boolean;
+  /** The best candidate's coverage of the prompt's informative vocabulary. */
+  best: number;
+  refuseBelow: number;
+  keepRatio: number;
+  /** The prompt's terms the vault never uses. */
+  unknown: string[];
+  dropped: number;
+}
+
+/** Terms, weights and coverage in words for a trace or a refusal message. */
+export function describeCoverage(judgment: TermCoverage, max = 6): string {
+  const unknown = judgment.unknown.slice(0, max);
+  const share = `${Math.round(judgment.best * 100)} %`;
+  return unknown.length > 0
+    ? `the best match holds ${share} of the prompt's informative words; the vault never uses ${unknown.map((t) => `"${t}"`).join(', ')}`
+    : `the best match holds ${share} of the prompt's informative words`;
+}

@@ -1,0 +1,256 @@
+/**
+ * The app's own import path, as a person meets it: the built app served by scripts/serve.js, the
+ * Import screen in Chromium with the index, extraction and pipeline workers alive, a generated
+ * ChatGPT export picked in the file input, timed from the pick to the report on screen. The page
+ * itself records (an init script, so nothing waits on the Playwright channel): the pick time, the
+ * progress line's samples, the report's arrival, main-thread long tasks (Long Tasks API) and, when
+ * the page is cross-origin isolated, the whole tab's memory (measureUserAgentSpecificMemory: the
+ * page and its dedicated workers).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext } from '@playwright/test';
+import { chatgptExport, type GeneratedCounts, type GeneratorOptions } from '../factories/import-generator';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ProgressSample {
+  /** ms since the file was picked */
+  t: number;
+  bytesRead: number;
+  bytesTotal: number;
+  etaMs: number | null;
+}
+
+export interface AppImportRun {
+  seconds: number;
+  conversations: number;
+  messages: number;
+  bytes: number;
+  /** The progress line's time left when a third of the bytes were read, and what it really took. */
+  third: { etaMs: number | null; actualMs: number; error: number | null } | null;
+  longestMainTaskMs: number;
+  longTasks: number;
+  /** Peak of the whole tab (page + workers), MB, sampled about every 2 s; null when not measurable. */
+  peakTabMb: number | null;
+  samples: ProgressSample[];
+}
+
+/** Writes a generated export to `path` without holding it whole; returns what was generated. */
+export async function writeExport(path: string, opts: GeneratorOptions): Promise<GeneratedCounts> {
+  const { chunks, counts } = chatgptExport(opts);
+  const out = createWriteStream(path);
+  for (const chunk of chunks) {
+    if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return counts;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds the app (vite build) unless BENCH_APP_BUILD=skip; the figures are of the code as it is. */
+export async function buildApp(log: (message: string) => void): Promise<void> {
+  if (process.env.BENCH_APP_BUILD === 'skip') return;
+  const started = Date.now();
+  await run('npx', ['vite', 'build', '--logLevel', 'error']);
+  log(`built the app in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+/** Serves build/ with the app's headers on a free port; `close` stops the server. */
+export async function serveApp(): Promise<{ url: string; close: () => Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.js'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`scripts/serve.js exited with ${code}`)));
+    child.stdout!.on('data', (data: Buffer) => {
+      if (data.toString().includes('being served')) resolve();
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * Recorded in the page from its first script on. Plain JavaScript in a string: a function passed
+ * to addInitScript is serialized with whatever helpers the TypeScript loader put into it (tsx adds
+ * `__name` calls), which do not exist in the page.
+ */
+const PAGE_PROBE = `(() => {
+  const probe = { pickedAt: null, reportAt: null, samples: [], longTasks: [], peakTabBytes: null };
+  window.__appImport = probe;
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        // Only the import's: from the pick until the report is on screen.
+        if (probe.pickedAt !== null && probe.reportAt === null && entry.startTime >= probe.pickedAt) probe.longTasks.push(entry.duration);
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+  document.addEventListener('change', (event) => {
+    const target = event.target;
+    if (target && target.type === 'file' && probe.pickedAt === null) probe.pickedAt = performance.now();
+  }, true);
+  setInterval(() => {
+    if (probe.pickedAt === null || probe.reportAt !== null) return;
+    if (document.querySelector('[data-testid="import-report"]')) {
+      probe.reportAt = performance.now();
+      return;
+    }
+    const progress = document.querySelector('[data-testid="import-progress"][data-bytes-read]');
+    if (progress) {
+      const eta = progress.dataset.etaMs;
+      probe.samples.push({
+        t: performance.now() - probe.pickedAt,
+        bytesRead: Number(progress.dataset.bytesRead),
+        bytesTotal: Number(progress.dataset.bytesTotal),
+        etaMs: eta === undefined || eta === '' ? null : Number(eta),
+      });
+    }
+  }, 50);
+  if (performance.measureUserAgentSpecificMemory && self.crossOriginIsolated) {
+    const sample = () => {
+      if (probe.reportAt !== null) return;
+      performance.measureUserAgentSpecificMemory()
+        .then((m) => (probe.peakTabBytes = Math.max(probe.peakTabBytes ?? 0, m.bytes)))
+        .catch(() => undefined)
+        .finally(() => setTimeout(sample, 2000));
+    };
+    sample();
+  }
+})();`;
+
+/** One import through the Import screen in a fresh browser context (an empty vault). */
+export async function appImport(
+  browser: Browser,
+  url: string,
+  file: string,
+  expected: GeneratedCounts,
+  options: { timeoutMs?: number; trace?: string } = {},
+): Promise<AppImportRun> {
+  const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: PAGE_PROBE });
+    page.on('console', (message) => {
+      if (message.type() === 'error') console.error(`[app] ${message.text()}`);
+    });
+    await page.goto('/import');
+    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+    // The workers are up: the index worker answers its status, the import worker rolled back.
+    await page.getByTestId('import-empty').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(1500);
+    const cdp = options.trace ? await context.newCDPSession(page) : null;
+    if (cdp) await startTrace(cdp);
+    await page.getByTestId('import-file').setInputFiles(file);
+    // Functions without inner named declarations: tsx adds no helper to them (see PAGE_PROBE).
+    await page.waitForFunction(
+      () => (window as unknown as { __appImport: { reportAt: number | null } }).__appImport.reportAt !== null,
+      null,
+      {
+        timeout: options.timeoutMs ?? 10 * 60_000,
+        polling: 250,
+      },
+    );
+    if (cdp) await stopTrace(cdp, options.trace!);
+    const p = (await page.evaluate(() => (window as unknown as { __appImport: unknown }).__appImport)) as {
+      pickedAt: number;
+      reportAt: number;
+      samples: ProgressSample[];
+      longTasks: number[];
+      peakTabBytes: number | null;
+    };
+    const status = await page.getByTestId('import-report').getAttribute('data-status');
+    const conversations = Number(await page.getByTestId('report-conversations-stored').textContent());
+    const messages = Number(await page.getByTestId('report-messages-stored').textContent());
+    if (status !== 'done' || conversations !== expected.conversations || messages !== expected.visible) {
+      throw new Error(
+        `app import ended ${status} with ${conversations}/${messages}, expected ${expected.conversations}/${expected.visible}`,
+      );
+    }
+    const totalMs = p.reportAt - p.pickedAt;
+    return {
+      seconds: totalMs / 1000,
+      conversations,
+      messages,
+      bytes: expected.bytes,
+      third: thirdWay(p.samples, totalMs),
+      longestMainTaskMs: p.longTasks.length ? Math.max(...p.longTasks) : 0,
+      longTasks: p.longTasks.length,
+      peakTabMb: p.peakTabBytes === null ? null : p.peakTabBytes / 2 ** 20,
+      samples: p.samples,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The first sample at or past a third of the bytes: its time left against the real rest. */
+export function thirdWay(samples: readonly ProgressSample[], totalMs: number): AppImportRun['third'] {
+  const at = samples.find((s) => s.bytesTotal > 0 && s.bytesRead >= s.bytesTotal / 3);
+  if (!at) return null;
+  const actualMs = totalMs - at.t;
+  return { etaMs: at.etaMs, actualMs, error: at.etaMs === null ? null : Math.abs(at.etaMs - actualMs) / actualMs };
+}
+
+type Cdp = Awaited<ReturnType<BrowserContext['newCDPSession']>>;
+
+async function startTrace(cdp: Cdp): Promise<void> {
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: {
+      includedCategories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8.execute',
+        'disabled-by-default-v8.cpu_profiler',
+        'blink',
+        'IndexedDB',
+      ],
+    },
+  });
+}
+
+async function stopTrace(cdp: Cdp, path: string): Promise<void> {
+  const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
+  await cdp.send('Tracing.end');
+  const stream = await done;
+  const out = createWriteStream(path);
+  for (;;) {
+    const { data, eof, base64Encoded } = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+    out.write(base64Encoded ? Buffer.from(data, 'base64') : data);
+    if (eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  await new Promise<void>((resolve) => out.end(() => resolve()));
+}

@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { assembleKernel } from '../../../scripts/int8-kernel-assemble';
+import { FlatVectors } from '../../../src/lib/core/index/exact';
+import { Int8Ivf } from '../../../src/lib/core/index/int8-ivf';
+import { INT8_KERNEL_WASM_BASE64 } from '../../../src/lib/core/index/int8-kernel-bytes';
+import { Int8Kernel, KERNEL_BLOCK } from '../../../src/lib/core/index/int8-kernel';
+import { asymmetricDot, quantize } from '../../../src/lib/core/index/int8-quantize';
+import { Int8Vectors } from '../../../src/lib/core/index/int8-vectors';
+import { seededRng } from '../../factories/rng';
+
+const DIMS = 64;
+
+function unit(rng: () => number, dims = DIMS): Float32Array {
+  const v = Float32Array.from({ length: dims }, () => rng() * 2 - 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+/** Vectors around `centres` directions, so neighbours exist (like embeddings, unlike uniform noise). */
+function clustered(rng: () => number, n: number, centres: number, dims = DIMS): Float32Array[] {
+  const hubs = Array.from({ length: centres }, () => unit(rng, dims));
+  return Array.from({ length: n }, () => {
+    const hub = hubs[Math.floor(rng() * centres)]!;
+    const noise = unit(rng, dims);
+    const v = hub.map((x, i) => x + 0.6 * noise[i]!);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  });
+}
+
+function recallAt10(got: number[][], truth: number[][]): number {
+  let hits = 0;
+  got.forEach((g, i) => (hits += g.filter((x) => truth[i]!.includes(x)).length));
+  return hits / (10 * got.length);
+}
+
+describe('int8 kernel', () => {
+  it('is the committed binary of int8-kernel.wat (assembled again here)', async () => {
+    const source = readFileSync(new URL('../../../src/lib/core/index/int8-kernel.wat', import.meta.url), 'utf8');
+    const bytes = await assembleKernel(source);
+    expect(Buffer.from(bytes).toString('base64')).toBe(INT8_KERNEL_WASM_BASE64);
+  });
+
+  it('runs SIMD here, and gives exactly the JavaScript kernel’s dot products, also past a block and by id', () => {
+    const rng = seededRng(1);
+    const rows = KERNEL_BLOCK + 300;
+    const simd = new Int8Kernel(DIMS, 16);
+    const js = new Int8Kernel(DIMS, 16, { simd: false });
+    expect(simd.simd).toBe(true);
+    expect(js.simd).toBe(false);
+    const values = Int8Array.from({ length: rows * DIMS }, () => Math.floor(rng() * 256) - 128);
+    const query = Int8Array.from({ length: DIMS }, () => Math.floor(rng() * 256) - 128);
+    for (const kernel of [simd, js]) {
+      kernel.ensureCapacity(rows);
+      kernel.rows().set(values);
+      kernel.setQuery(query);
+    }
+    const expected = (row: number) => {
+      let sum = 0;
+      for (let d = 0; d < DIMS; d++) sum += query[d]! * values[row * DIMS + d]!;
+      return sum;
+    };
+    for (const start of [0, KERNEL_BLOCK]) {
+      const count = Math.min(KERNEL_BLOCK, rows - start);
+      const a = Array.from(simd.scan(start, count));
+      expect(a).toEqual(Array.from(js.scan(start, count)));
+      expect(a[count - 1]).toBe(expected(start + count - 1));
+    }
+    const ids = [rows - 1, 0, 4242, 7];
+    for (const kernel of [simd, js]) kernel.ids().set(ids);
+    expect(Array.from(simd.scanIds(ids.length))).toEqual(ids.map(expected));
+    expect(Array.from(js.scanIds(ids.length))).toEqual(ids.map(expected));
+    // The extremes: -128 x -128 summed over every dimension stays exact.
+    simd.rows().fill(-128, 0, DIMS);
+    simd.setQuery(new Int8Array(DIMS).fill(-128));
+    expect(simd.scan(0, 1)[0]).toBe(16_384 * DIMS);
+  });
+
+  it('refuses a width the kernel cannot scan', () => {
+    expect(() => new Int8Kernel(100)).toThrow(/multiple of 16/);
+  });
+});
+
+describe('int8 quantization', () => {
+  it('keeps the dot product within a percent and maps a zero vector to factor 0', () => {
+    const rng = seededRng(2);
+    const a = unit(rng);
+    const b = unit(rng);
+    const { values, factor } = quantize(b);
+    const exact = a.reduce((s, x, i) => s + x * b[i]!, 0);
+    expect(Math.abs(asymmetricDot(a, values, factor) - exact)).toBeLessThan(0.01);
+    expect(Math.max(...Array.from(values, Math.abs))).toBe(127);
+    expect(quantize(new Float32Array(DIMS)).factor).toBe(0);
+  });
+});
+
+describe('Int8Vectors', () => {
+  const rng = seededRng(3);
+  const vectors = clustered(rng, 3000, 40);
+  const queries = clustered(rng, 50, 40);
+  const flat = new FlatVectors(DIMS, vectors.length);
+  vectors.forEach((v, i) => flat.set(i, v));
+  const truth = queries.map((q) => flat.search(q, 10).map((h) => h.label));
+
+  it('finds what exact float search finds (recall@10 >= 0.97), with similarities close to it', () => {
+    const store = new Int8Vectors(DIMS, 16);
+    vectors.forEach((v, i) => store.set(i, v));
+    expect(store.size).toBe(vectors.length);
+    const got = queries.map((q) => store.search(q, 10));
+    expect(
+      recallAt10(
+        got.map((hits) => hits.map((h) => h.label)),
+        truth,
+      ),
+    ).toBeGreaterThanOrEqual(0.97);
+    const top = flat.search(queries[0]!, 1)[0]!;
+    expect(got[0]![0]!.similarity).toBeCloseTo(top.similarity, 1);
+    expect(got[0]!.map((h) => h.similarity)).toEqual([...got[0]!.map((h) => h.similarity)].sort((a, b) => b - a));
+  });
+
+  it('never returns a deleted vector, replaces on set, and compacts without changing results', () => {
+    const store = new Int8Vectors(DIMS, 16);
+    vectors.forEach((v, i) => store.set(i, v));
+    const q = queries[1]!;
+    const before = store.search(q, 10).map((h) => h.label);
+    for (const label of before.slice(0, 3)) expect(store.delete(label)).toBe(true);
+    expect(store.delete(before[0]!)).toBe(false);
+    const after = store.search(q, 10).map((h) => h.label);
+    expect(after).not.toContain(before[0]);
+    expect(after.slice(0, 7)).toEqual(before.slice(3, 10));
+    // Deleting a third of everything triggers compaction: rows shrink, answers stay.
+    for (let label = 0; label < 1200; label++) store.delete(label);
+    expect(store.rowCount).toBeLessThan(vectors.length); // compacted on the way
+    expect((store.rowCount - store.size) * 4).toBeLessThanOrEqual(store.rowCount);
+    const flatAfter = new FlatVectors(DIMS, vectors.length);
+    vectors.forEach((v, i) => i >= 1200 && !before.slice(0, 3).includes(i) && flatAfter.set(i, v));
+    const exactLabels = flatAfter.search(q, 10).map((h) => h.label);
+    expect(recallAt10([store.search(q, 10).map((h) => h.label)], [exactLabels])).toBeGreaterThanOrEqual(0.9);
+    store.set(5000, queries[2]!);
+    expect(store.search(queries[2]!, 1)[0]!.label).toBe(5000);
+    store.set(5000, queries[3]!);
+    expect(store.size).toBe(flatAfter.size + 1);
+    expect(store.search(queries[3]!, 1)[0]!.label).toBe(5000);
+  });
+
+  it('reorders rows in place: labels follow their vectors, unlisted rows are dropped', () => {
+    const store = new Int8Vectors(DIMS, 4);
+    vectors.slice(0, 6).forEach((v, i) => store.set(100 + i, v));
+    const before = [0, 1, 2, 3, 4, 5].map((row) => Array.from(store.kernel.row(row)));
+    store.delete(103);
+    store.reorder(Int32Array.from([5, 2, 0, 4, 1]));
+    expect([0, 1, 2, 3, 4].map((row) => store.labelAt(row))).toEqual([105, 102, 100, 104, 101]);
+    expect(Array.from(store.kernel.row(0))).toEqual(before[5]);
+    expect(Array.from(store.kernel.row(3))).toEqual(before[4]);
+    expect(store.rowCount).toBe(5);
+    expect(store.has(103)).toBe(false);
+    expect(() => store.reorder(Int32Array.from([0, 0]))).toThrow(RangeError);
+  });
+});
+
+describe('Int8Ivf', () => {
+  it('scans exactly below its threshold, then probes lists; recall rises with probes and follows adds and deletes', () => {
+    const rng = seededRng(4);
+    const vectors = clustered(rng, 6000, 60);
+    const queries = clustered(rng, 40, 60);
+    const ivf = new Int8Ivf(DIMS, { rng: seededRng(5), params: { exactBelow: 4000, probes: 2, listsPerSqrt: 1 } });
+    vectors.slice(0, 3999).forEach((v, i) => ivf.set(i, v));
+    expect(ivf.listCount).toBe(0);
+    vectors.slice(3999).forEach((v, i) => ivf.set(3999 + i, v));
+    expect(ivf.listCount).toBe(Math.round(Math.sqrt(4000)));
+    const flat = new FlatVectors(DIMS, vectors.length);
+    vectors.forEach((v, i) => flat.set(i, v));
+    const truth = queries.map((q) => flat.search(q, 10).map((h) => h.label));
+    const recallAt = (probes: number) => {
+      ivf.probes = probes;
+      return recallAt10(
+        queries.map((q) => ivf.search(q, 10).map((h) => h.label)),
+        truth,
+      );
+    };
+    const few = recallAt(1);
+    const many = recallAt(ivf.listCount);
+    expect(many).toBeGreaterThanOrEqual(0.97); // every list probed: exact up to quantization
+    expect(few).toBeLessThan(many);
+    // Deleted vectors never come back; a replaced one is found where it now is.
+    for (const label of truth[0]!.slice(0, 5)) ivf.delete(label);
+    expect(ivf.search(queries[0]!, 10).map((h) => h.label)).not.toContain(truth[0]![0]);
+    ivf.set(1, queries[5]!);
+    expect(ivf.search(queries[5]!, 1)[0]!.label).toBe(1);
+    expect(ivf.size).toBe(vectors.length - 5);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { EntityGraph } from '../../../src/lib/core/graph/entity-graph';
+import { linkEntities } from '../../../src/lib/core/graph/entity-linker';
+import { chunkSpeaker } from '../../../src/lib/services/index/entity-links';
+
+const keys = (text: string, speaker: string | null = null) =>
+  linkEntities(text, speaker)
+    .filter((m) => !m.opening)
+    .map((m) => m.key);
+
+describe('entity linker', () => {
+  it('links speakers, proper nouns inside sentences, multi-word names and quoted titles', () => {
+    expect(keys('I went to Lisbon with Ana last week.', 'Caroline')).toEqual(['caroline', 'lisbon', 'ana']);
+    expect(keys('We loved "The Four Seasons" at the Royal Albert Hall.')).toEqual(['the four seasons', 'royal albert hall']);
+    expect(keys("I loved Caroline's painting.")).toEqual(['caroline']);
+    // A capitalized first word is only a candidate: the graph links it if the vault writes it mid-sentence.
+    expect(linkEntities('Comet ran fast.')).toEqual([{ key: 'comet', name: 'Comet', kind: 'name', opening: true }]);
+  });
+
+  it('skips sentence-opening words, greetings, weekdays and role names', () => {
+    expect(keys('Yesterday was great. Thanks, Mel!', 'assistant')).toEqual(['mel']);
+    expect(keys('Hey! What did you do on Friday?')).toEqual([]);
+    expect(keys('Sounds fun.', 'user')).toEqual([]);
+  });
+});
+
+describe('entity graph and its walk', () => {
+  function graph(): EntityGraph {
+    const g = new EntityGraph();
+    g.set('d1', linkEntities('I adopted a greyhound named Comet in Lisbon.', 'Ana'));
+    g.set('d2', linkEntities('Comet ran his first race at the Lisbon track.', 'Ana'));
+    g.set('d3', linkEntities('My sister moved to Porto for a design job.', 'Ben'));
+    g.set('d4', linkEntities('Ben and Ana met in Porto once.', 'Ben'));
+    g.set('d5', linkEntities('Comet sleeps all day.', 'Ana'));
+    return g;
+  }
+
+  it('links an entity once the vault names it twice or it speaks, with co-occurrence edges', () => {
+    const g = graph();
+    expect(g.entity('comet')).toMatchObject({ name: 'Comet', mentions: 3 });
+    expect(g.entity('ana')).toMatchObject({ kind: 'person', mentions: 4 });
+    expect(g.documentsOf('Lisbon').sort()).toEqual(['d1', 'd2']);
+    expect(g.neighbours('comet').map((n) => n.id)).toEqual(['ana', 'lisbon']);
+    g.set('d6', linkEntities('Once in Madrid.', null));
+    expect(g.entity('madrid')).toBeNull();
+    g.remove('d2');
+    expect(g.entity('lisbon')).toBeNull();
+    expect(g.entity('comet')!.mentions).toBe(2);
+  });
+
+  it('walks from the seed entities: documents of the seed first, then what their other entities reach', () => {
+    const g = graph();
+    const walk = g.walk(['comet'], 10);
+    expect(
+      walk
+        .slice(0, 3)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['d1', 'd2', 'd5']);
+    // d4 shares only Ana (reached through Comet's documents), d3 only Ben (two hops further): d4 above d3.
+    const rank = new Map(walk.map((h, i) => [h.id, i]));
+    expect(rank.get('d4')!).toBeLessThan(rank.get('d3') ?? Infinity);
+    expect(g.walk(['nobody'], 10)).toEqual([]);
+    const total = g.walk(['comet'], 10, { steps: 1 }).reduce((s, h) => s + h.score, 0);
+    expect(total).toBeCloseTo(1, 6);
+  });
+
+  it('puts the hub line at the 90th percentile of mention counts', () => {
+    const g = new EntityGraph();
+    for (let i = 0; i < 20; i++) g.set(`d${i}`, linkEntities(`Ana met Name${i % 10} today.`, 'Ana'));
+    // Ana: 20 mentions; Name0..Name9: 2 each. Eleven linked entities: P90 is the 10th count (2).
+    expect(g.p90()).toBe(2);
+    expect(g.entitiesOf('d0').map((e) => [e.id, e.mentions])).toEqual([
+      ['ana', 20],
+      ['name0', 2],
+    ]);
+  });
+
+  it('finds a chunk speaker in its context text', () => {
+    expect(chunkSpeaker({ text: 'I went hiking.', contextText: 'Session 1 — 1:56 pm on 8 May, 2023\nCaroline: I went hiking.' })).toBe(
+      'Caroline',
+    );
+    expect(chunkSpeaker({ text: 'Plain text', contextText: 'Title\nPlain text' })).toBeNull();
+  });
+});

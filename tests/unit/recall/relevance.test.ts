@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../../src/lib/core/index/bm25';
+import { applyRelevance, runFunnel } from '../../../src/lib/core/recall/funnel';
+import { checkSubject, namedPersons, namesAsSubject } from '../../../src/lib/core/recall/subject-check';
+import { termCoverage } from '../../../src/lib/core/recall/term-coverage';
+import { unframe } from '../../../src/lib/core/recall/text-features';
+import type { ScoredCandidate } from '../../../src/lib/core/recall/types';
+import { scored } from '../../factories/recall';
+
+const floor = { value: -1, embedderId: 'test', derivation: 'test' };
+
+/** A small vault: irrigation, a trip and a cat's diet (the new user). */
+const VAULT: [string, string][] = [
+  ['irrigation-1', 'We picked SQLite for the irrigation schedules because the controller has no server.'],
+  ['irrigation-2', 'The irrigation controller waters the beds at six in the morning.'],
+  ['irrigation-3', 'Drip lines for the tomato beds need a pressure reducer.'],
+  ['trip-1', 'The trip to Lisbon: train on Friday, hotel near the river.'],
+  ['trip-2', 'Packing list for the trip: rain jacket, charger, passport.'],
+  ['cat-1', 'The cat gets wet food twice a day and no more dry food.'],
+  ['cat-2', 'The vet said the cat should lose some weight, so smaller portions.'],
+  ['machine-1', 'The washing machine is loud again.'],
+];
+
+function judge(prompt: string) {
+  const bm25 = new Bm25Index();
+  for (const [id, text] of VAULT) bm25.add(id, text);
+  const ids = VAULT.map(([id]) => id);
+  const judgment = termCoverage(bm25.explain(unframe(prompt), ids));
+  const candidates = VAULT.map(([id, text], i) => scored({ id, text }, 1 / (i + 1)));
+  return { judgment, candidates };
+}
+
+describe('term coverage (the model-free relevance judgment)', () => {
+  it('weighs each prompt word by its rarity in this vault; words the vault never uses weigh the most', () => {
+    const { judgment } = judge('How do I tune the PID loop of my espresso machine?');
+    expect(judgment.unknown).toEqual(expect.arrayContaining(['tune', 'pid', 'loop', 'espresso']));
+    expect(judgment.best).toBeLessThan(0.2);
+    expect(judgment.coverage.get('machine-1')).toBeCloseTo(judgment.best, 10);
+    expect(judgment.coverage.get('cat-1')).toBe(0);
+  });
+
+  it('gives an on-topic prompt a high best coverage, highest for the memory that holds its rare words', () => {
+    const { judgment } = judge('Which database did we pick for the irrigation schedules?');
+    expect(judgment.best).toBeGreaterThan(0.6);
+    const ranked = [...judgment.coverage].sort((a, b) => b[1] - a[1]);
+    expect(ranked[0]![0]).toBe('irrigation-1');
+    expect(judgment.coverage.get('irrigation-2')!).toBeLessThan(judgment.best);
+  });
+});
+
+describe('relevance stage', () => {
+  it('refuses when the best candidate holds less than refuseBelow, and says which words the vault never uses', async () => {
+    const { judgment, candidates } = judge('How do I tune the PID loop of my espresso machine?');
+    const out = await runFunnel(candidates, 'intent', {
+      enabled: true,
+      floor,
+      relevance: { judgment, options: { refuseBelow: 0.3, keepRatio: 0 } },
+    });
+    expect(out.items).toEqual([]);
+    expect(out.holdsNothing).toMatchObject({ emptyAt: 'relevance' });
+    expect(out.holdsNothing!.message).toMatch(/never uses .*"espresso"/u);
+    expect(out.relevance).toMatchObject({ ran: true, refuseBelow: 0.3 });
+    expect(out.dropped.filter((d) => d.stage === 'relevance').length).toBe(candidates.length);
+  });
+
+  it('keeps an on-topic prompt and drops only candidates far below the best (keepRatio)', () => {
+    const { judgment, candidates } = judge('Which database did we pick for the irrigation schedules?');
+    const none = applyRelevance(candidates, { judgment, options: { refuseBelow: 0.3, keepRatio: 0 } });
+    expect(none.kept).toHaveLength(candidates.length);
+    const trimmed = applyRelevance(candidates, { judgment, options: { refuseBelow: 0.3, keepRatio: 0.5 } });
+    expect(trimmed.kept.map((c) => c.record.id)).toContain('irrigation-1');
+    expect(trimmed.kept.map((c) => c.record.id)).not.toContain('cat-1');
+    expect(trimmed.dropped.every((d) => /of the best match/u.test(d.reason))).toBe(true);
+    expect(trimmed.status).toMatchObject({ ran: true, dropped: trimmed.dropped.length });
+  });
+
+  it('keeps a candidate it could not judge, and does nothing without a judgment', () => {
+    const { judgment, candidates } = judge('Which database did we pick for the irrigation schedules?');
+    const stranger = scored({ id: 'not-in-bm25', text: 'anything' });
+    const out = applyRelevance([...candidates, stranger], { judgment, options: { refuseBelow: 0.3, keepRatio: 0.9 } });
+    expect(out.kept.map((c) => c.record.id)).toContain('not-in-bm25');
+    expect(applyRelevance(candidates, null)).toMatchObject({ kept: candidates, dropped: [], status: null });
+  });
+});
+
+describe('refusal with evidence (subject check)', () => {
+  const turns: [string, string, string][] = [
+    ['m1', 'Melanie', 'Thanks, Caroline! Yeah, I made this black and white bowl in my pottery class.'],
+    ['m2', 'Caroline', 'That is gorgeous! You are so talented.'],
+    ['m3', 'Melanie', 'I ran a charity race for mental health last Saturday.'],
+    ['c1', 'Caroline', 'I went to an LGBTQ support group yesterday and it was powerful.'],
+    ['c2', 'Melanie', 'Caroline told me she painted a sunrise at the lake.'],
+  ];
+  function setup(prompt: string) {
+    const bm25 = new Bm25Index();
+    for (const [id, , text] of turns) bm25.add(id, text);
+    const candidates: ScoredCandidate[] = turns.map(([id, speaker, text], i) => scored({ id, text, speakers: [speaker] }, 1 / (i + 1)));
+    const judgment = termCoverage(
+      bm25.explain(
+        unframe(prompt),
+        candidates.map((c) => c.record.id),
+      ),
+    );
+    const ordered = [...candidates].sort((a, b) => (judgment.coverage.get(b.record.id) ?? 0) - (judgment.coverage.get(a.record.id) ?? 0));
+    return { judgment, ordered };
+  }
+
+  it('tells a person addressed from a person talked about', () => {
+    expect(namesAsSubject('Thanks, Caroline! I made it.', 'Caroline')).toBe(false);
+    expect(namesAsSubject('Hey Caroline, how are you?', 'Caroline')).toBe(false);
+    expect(namesAsSubject('Caroline, you rock.', 'Caroline')).toBe(false);
+    expect(namesAsSubject('Caroline told me she painted it.', 'Caroline')).toBe(true);
+    expect(namesAsSubject('I went there with Caroline.', 'Caroline')).toBe(true);
+    expect(namesAsSubject('Carolines are rare.', 'Caroline')).toBe(false);
+  });
+
+  it('finds the persons a prompt names among the vault speakers, possessives included', () => {
+    const speakers = new Set(['Caroline', 'Melanie', 'Jon Smith']);
+    expect(namedPersons("What is Caroline's favourite bowl?", speakers)).toEqual(['Caroline']);
+    expect(namedPersons('What did Jon and Melanie do?', speakers)).toEqual(['Jon', 'Melanie']);
+    expect(namedPersons('What did Gina do in Paris?', speakers)).toEqual([]);
+  });
+
+  it('refuses a prompt about the wrong person and names who the matches are about', () => {
+    const { judgment, ordered } = setup('Did Caroline make the black and white bowl in pottery class?');
+    const check = checkSubject('Did Caroline make the black and white bowl in pottery class?', ordered, judgment, {
+      window: 3,
+      ratio: 0.75,
+      minShare: 0.3,
+    });
+    expect(check).toMatchObject({ named: ['Caroline'], others: ['Melanie'], mismatch: true });
+    expect(check!.matching).toEqual(['m1']);
+  });
+
+  it('passes a prompt whose matches are said by the person, or name them as the subject', () => {
+    const own = setup('When did Caroline go to the LGBTQ support group?');
+    const loose = { window: 5, ratio: 0.5, minShare: 0.3 };
+    expect(checkSubject('When did Caroline go to the LGBTQ support group?', own.ordered, own.judgment, loose)).toMatchObject({
+      mismatch: false,
+    });
+    const told = setup('What did Caroline paint at the lake?');
+    expect(checkSubject('What did Caroline paint at the lake?', told.ordered, told.judgment, loose)).toMatchObject({ mismatch: false });
+    const nobody = setup('What was the charity race for?');
+    expect(checkSubject('What was the charity race for?', nobody.ordered, nobody.judgment, loose)).toBeNull();
+    // A weak match (under minShare of the prompt's other words) never refuses.
+    expect(
+      checkSubject('When did Caroline go to the LGBTQ support group?', own.ordered, own.judgment, { ...loose, minShare: 1 }),
+    ).toBeNull();
+  });
+
+  it('makes the funnel say the vault holds nothing about that person, with the matching memory as the closest miss', async () => {
+    const prompt = 'What did Caroline run the charity race for?';
+    const { judgment, ordered } = setup(prompt);
+    const out = await runFunnel(ordered, 'intent', {
+      enabled: true,
+      floor,
+      relevance: { judgment, options: { refuseBelow: 0, keepRatio: 0 } },
+      subject: { prompt, options: { window: 3, ratio: 0.75, minShare: 0.3 } },
+    });
+    expect(out.holdsNothing).toMatchObject({ emptyAt: 'subject' });
+    expect(out.holdsNothing!.message).toMatch(/names Caroline.*about Melanie/u);
+    expect(out.holdsNothing!.closestMisses.map((m) => m.candidate.record.id)).toEqual(['m3']);
+    expect(out.subject).toMatchObject({ mismatch: true });
+  });
+});
+
+describe('statements', () => {
+  it('keeps what a memory states and leaves out its questions', async () => {
+    const { statements } = await import('../../../src/lib/core/recall/subject-check');
+    expect(statements('Wow! I made this bowl. What do you think?').trim()).toBe('Wow! I made this bowl.');
+    expect(statements('You play any instruments?').trim()).toBe('');
+    expect(statements('No question here').trim()).toBe('No question here');
+  });
+});
