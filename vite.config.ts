@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { build, defineConfig, type Plugin } from 'vite';
+import { bundleReport } from './scripts/bundle-report.js';
 import { hnswlibNoEval } from './scripts/hnswlib-no-eval.js';
 import { requestPath, securityHeaders } from './scripts/security-headers.js';
 
@@ -74,9 +75,9 @@ function bookmarkletPlugin(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [sveltekit(), headers(), bookmarkletPlugin(), hnswlibNoEval()],
+  plugins: [sveltekit(), headers(), bookmarkletPlugin(), hnswlibNoEval(), bundleReport()],
   // Workers are bundled separately: they need the plugins that touch their dependencies too.
-  worker: { format: 'es', plugins: () => [hnswlibNoEval()] },
+  worker: { format: 'es', plugins: () => [hnswlibNoEval(), bundleReport()] },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   optimizeDeps: { exclude: ['@huggingface/transformers', 'hnswlib-wasm'] },
 });

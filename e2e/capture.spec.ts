@@ -195,8 +195,12 @@ test('on any other page the selection is copied as a resource and can be pasted'
 });
 
 test('Share → Engram Vault lands on the capture page with the same preview and confirmation', async ({ page }) => {
-  const manifest = (await (await page.request.get('/manifest.webmanifest')).json()) as { share_target?: unknown };
-  expect(manifest.share_target).toEqual({ action: '/capture', method: 'GET', params: { title: 'title', text: 'text', url: 'url' } });
+  // The share target takes files too now (POST, multipart; e2e/files-in.spec.ts); the service
+  // worker sends shared text and links on to this page as the query it always read.
+  const manifest = (await (await page.request.get('/manifest.webmanifest')).json()) as {
+    share_target?: { action: string; method: string; params: Record<string, unknown> };
+  };
+  expect(manifest.share_target).toMatchObject({ action: '/share', method: 'POST', params: { title: 'title', text: 'text', url: 'url' } });
   const capture = new CapturePage(page);
   await capture.open(`?title=${encodeURIComponent('A shared note')}&text=${encodeURIComponent('Buckets refill; windows slide.')}&url=`);
   await expect(capture.messages).toHaveCount(1);

@@ -48,7 +48,7 @@ test('after an import, indexing shows progress, survives a reload mid-way, finis
   expect(resumed.done).toBeGreaterThanOrEqual(first.done);
   await panels.waitUpToDate();
 
-  await expect(panels.health.getByTestId('health-vectors')).toContainText(/^(\d+) of \1 documents · lexical-v1-384/u);
+  await expect(panels.health.getByTestId('health-vectors')).toContainText(/^([\d,]+) of \1 documents · lexical-v1-384/u);
   expect(await panels.recall()).toBeGreaterThanOrEqual(0.95);
   await expect(panels.health.getByTestId('health-coverage')).toContainText('lexical fallback');
   await expect(panels.embedder.getByTestId('embedder-serving')).toContainText('lexical fallback');
@@ -75,7 +75,7 @@ test('pause stops indexing where it is and resume finishes it', async ({ page })
   await expect(panels.health.getByTestId('health-vectors')).toHaveText(vectorsText ?? '');
   await panels.progress.getByTestId('index-resume').click();
   await panels.waitUpToDate();
-  await expect(panels.health.getByTestId('health-vectors')).toContainText(/^(\d+) of \1 documents/u);
+  await expect(panels.health.getByTestId('health-vectors')).toContainText(/^([\d,]+) of \1 documents/u);
 });
 
 test('a model folder provided as a ZIP is stored in the model cache, serves, and can be deleted', async ({ page }) => {
@@ -116,5 +116,5 @@ test('a model folder picked with the folder input is stored and serves', async (
   await expect(provided).toHaveAttribute('data-cached', 'true', { timeout: 30_000 });
   await provided.getByTestId('model-use').click();
   await panels.waitServing('transformers:local/tiny-bert:fp32');
-  await expect(panels.health.getByTestId('health-coverage')).toContainText(/(\d+) of \1 documents \(100 %\)/u);
+  await expect(panels.health.getByTestId('health-coverage')).toContainText(/([\d,]+) of \1 documents \(100\s?%\)/u);
 });

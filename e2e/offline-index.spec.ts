@@ -41,7 +41,7 @@ test('the lexical fallback serves first; the tiny model loads from the app throu
   await panels.waitServing(TINY);
   await expect(panels.embedder).toHaveAttribute('data-kind', 'neural');
   await expect(panels.embedder.getByTestId('embedder-serving')).toContainText(/tiny-bert \(fp32, 32 dimensions\) on wasm/u);
-  await expect(panels.health.getByTestId('health-coverage')).toContainText(/(\d+) of \1 documents \(100 %\)/u);
+  await expect(panels.health.getByTestId('health-coverage')).toContainText(/([\d,]+) of \1 documents \(100\s?%\)/u);
   expect(await panels.recall()).toBeGreaterThanOrEqual(0.95);
   await expect(panels.model(TINY)).toHaveAttribute('data-cached', 'true');
 
@@ -56,7 +56,7 @@ test('the lexical fallback serves first; the tiny model loads from the app throu
   expect((await importPage.storedCounts()).conversations).toBe(1);
   await panels.openSettings();
   await panels.waitUpToDate();
-  await expect(panels.health.getByTestId('health-vectors')).toContainText(new RegExp(`^(\\d+) of \\1 documents · ${TINY}`, 'u'));
+  await expect(panels.health.getByTestId('health-vectors')).toContainText(new RegExp(`^([\\d,]+) of \\1 documents · ${TINY}`, 'u'));
   await panels.health.getByTestId('health-check').click();
   await expect(panels.health.getByTestId('health-check')).toHaveText('Check now');
   expect(await panels.recall()).toBeGreaterThanOrEqual(0.95);

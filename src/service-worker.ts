@@ -3,6 +3,15 @@
 /// <reference lib="esnext" />
 /// <reference lib="webworker" />
 import { build, files, version } from '$service-worker';
+import {
+  INCOMING_CACHE,
+  INCOMING_PREFIX,
+  MODIFIED_HEADER,
+  NAME_HEADER,
+  SHARE_ACTION,
+  SHARE_FILES_FIELD,
+  shareRedirect,
+} from './lib/core/capture/share-target';
 
 /*
  * Offline shell. Precaches the app (build output and static files) under a versioned cache name and
@@ -73,10 +82,47 @@ async function navigation(request: Request): Promise<Response> {
   }
 }
 
+/**
+ * A share into the installed app (manifest share_target: POST, multipart). Files are kept in a
+ * cache of their own until the Import screen shows them and the person imports or discards them;
+ * text and links go to the Capture page as before. Nothing is imported here.
+ */
+async function receiveShare(request: Request): Promise<Response> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return Response.redirect('/import?incoming=unreadable', 303);
+  }
+  const shared = form.getAll(SHARE_FILES_FIELD).filter((f): f is File => f instanceof File && f.size > 0);
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  let batch: string | null = null;
+  if (shared.length > 0) {
+    batch = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const cache = await caches.open(INCOMING_CACHE);
+    for (const [n, file] of shared.entries()) {
+      const headers = new Headers({
+        'content-type': file.type || 'application/octet-stream',
+        [NAME_HEADER]: encodeURIComponent(file.name || `shared file ${n + 1}`),
+        [MODIFIED_HEADER]: String(file.lastModified),
+      });
+      await cache.put(`${INCOMING_PREFIX}${batch}/${n}`, new Response(file, { headers }));
+    }
+  }
+  return Response.redirect(shareRedirect(batch, { title: text('title'), text: text('text'), url: text('url') }), 303);
+}
+
 sw.addEventListener('fetch', (event) => {
   const request = event.request;
-  if (request.method !== 'GET') return;
   const url = new URL(request.url);
+  if (request.method === 'POST' && url.origin === sw.location.origin && url.pathname === SHARE_ACTION) {
+    event.respondWith(receiveShare(request));
+    return;
+  }
+  if (request.method !== 'GET') return;
   if (url.origin !== sw.location.origin) return; // model hosts etc. are cached by their libraries
   if (request.mode === 'navigate') {
     event.respondWith(navigation(request));

@@ -2,11 +2,14 @@
 // The Trusted Types default policy of this worker, first (src/lib/trusted-types.ts).
 import '../src/lib/trusted-types';
 import { ImportService } from '../src/lib/services/import/import-service';
-import { openVault } from '../src/lib/store/vault';
+import { openRegisteredVault } from '../src/lib/services/vaults/open-vault';
+import { boundDbName, workerLocks } from './bound-vault';
 import { exposeApi } from './expose';
 
 /*
  * The import worker: export files and captured chats, parsed and written raw-first (staged, then
- * published) off the page's thread (src/lib/services/import/import-service.ts).
+ * published) off the page's thread (src/lib/services/import/import-service.ts), into the one vault
+ * it was started for.
  */
-exposeApi(new ImportService(openVault(), (self.navigator as Navigator | undefined)?.locks));
+const locks = workerLocks();
+exposeApi(new ImportService(openRegisteredVault(boundDbName(), { locks }), locks));

@@ -6,7 +6,8 @@ import type { PipelineApi } from '../src/lib/core/api/pipeline';
 import { newId } from '../src/lib/core/ids';
 import { JobRunner } from '../src/lib/store/job-runner';
 import { CURRENT_SCHEMA_VERSION } from '../src/lib/store/schema';
-import { openVault } from '../src/lib/store/vault';
+import { openRegisteredVault } from '../src/lib/services/vaults/open-vault';
+import { boundDbName, workerLocks } from './bound-vault';
 import { exposeApi } from './expose';
 import { pipelineHandlers } from '../src/lib/services/jobs/registry';
 import { startSchedule } from '../src/lib/services/jobs/schedule';
@@ -21,16 +22,18 @@ import { holdLock, workerAlive, workerLockName } from '../src/lib/services/locks
  */
 const workerId = newId('worker');
 const listeners = new Set<(snapshot: QueueSnapshot) => void>();
-const locks: LockManager | undefined = (self.navigator as Navigator | undefined)?.locks;
+const locks = workerLocks();
+/** The vault whose queue this worker runs (its leases, locks and jobs never touch another vault). */
+const dbName = boundDbName();
 
 const started = (async () => {
-  await holdLock(locks, workerLockName(workerId));
-  const vault = await openVault();
+  await holdLock(locks, workerLockName(dbName, workerId));
+  const vault = await openRegisteredVault(dbName, { locks });
   const runner = new JobRunner({
     jobs: vault.jobs,
     workerId,
     handlers: pipelineHandlers(vault),
-    holderAlive: workerAlive(locks),
+    holderAlive: workerAlive(locks, dbName),
     onChange: (snapshot) => {
       for (const listener of listeners) listener(snapshot);
     },

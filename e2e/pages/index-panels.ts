@@ -25,8 +25,10 @@ export class IndexPanels {
   async runningCount(): Promise<{ done: number; total: number } | null> {
     const count = this.progress.getByTestId('index-progress-count');
     if ((await count.count()) === 0) return null;
-    const match = /(\d+) of (\d+)/u.exec((await count.textContent()) ?? '');
-    return match ? { done: Number(match[1]), total: Number(match[2]) } : null;
+    // Numbers are shown in the page's locale (en-US here: "1,234").
+    const match = /([\d,]+) of ([\d,]+)/u.exec((await count.textContent()) ?? '');
+    const n = (s: string) => Number(s.replaceAll(',', ''));
+    return match ? { done: n(match[1]!), total: n(match[2]!) } : null;
   }
 
   /** Waits until embedding runs and has done at least `min` documents. */

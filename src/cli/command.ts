@@ -11,6 +11,8 @@ export interface CommandResult {
   text: string;
   /** Non-zero when the command failed (errors are also in `json`). */
   exitCode?: number;
+  /** Print nothing (a command that spoke its own protocol on stdout, `engram mcp`). */
+  silent?: boolean;
 }
 
 export interface Command {

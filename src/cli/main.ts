@@ -47,7 +47,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     const result = await command.run(json ? [...rest, '--json'] : rest, io);
-    io.out(json ? JSON.stringify(result.json, null, 2) : result.text);
+    if (!result.silent) io.out(json ? JSON.stringify(result.json, null, 2) : result.text);
     return result.exitCode ?? 0;
   } catch (thrown) {
     const error = plainError(thrown);

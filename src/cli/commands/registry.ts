@@ -4,8 +4,10 @@ import { exportCommand } from './export';
 import { extractCommand } from './extract';
 import { importCommand } from './import';
 import { indexCommand } from './index-vault';
+import { mcpCommand } from './mcp';
 import { mergeCommand } from './merge';
 import { recallCommand } from './recall';
+import { vaultsCommand } from './vaults';
 import { versionCommand } from './version';
 
 /** Every CLI command, in the order `--help` lists them. */
@@ -18,4 +20,6 @@ export const COMMANDS: readonly Command[] = [
   mergeCommand,
   evalCommand,
   extractCommand,
+  vaultsCommand,
+  mcpCommand,
 ];

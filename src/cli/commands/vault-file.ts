@@ -192,3 +192,21 @@ export async function withPassphrasePrompt<T>(
     return open(await promptPassphrase(`Passphrase for ${path}: `));
   }
 }
+
+/** Whether a vault file is encrypted (its one plaintext line says so). */
+export async function isEncryptedFile(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    const end = text.indexOf('\n');
+    const first = JSON.parse(end === -1 ? text : text.slice(0, end)) as Record<string, unknown>;
+    return typeof first === 'object' && first !== null && 'encryption' in first;
+  } catch {
+    // Not a vault file's first line: loading it says what is wrong.
+    return false;
+  } finally {
+    await handle.close();
+  }
+}

@@ -13,6 +13,9 @@ import {
 import { vaultError, type Result } from '../core/errors';
 import { changesExisting, previewCapture, saveCapture, type CapturePreview, type CaptureResult } from './capture';
 import { errors } from './errors.svelte';
+import { touchVault } from './vault-actions';
+import { vaultSession } from './vault-session.svelte';
+import { VaultTarget } from './vault-target.svelte';
 
 export type CaptureStatus = 'idle' | 'loading' | 'ready' | 'saving' | 'saved';
 
@@ -40,6 +43,8 @@ export class CaptureSession {
   ignored = $state(0);
   /** True while this page has an opener it may be talking to. */
   hasOpener = $state(false);
+  /** Which vault the capture goes into (asked when there is more than one). */
+  readonly target = new VaultTarget();
   private seq = 0;
 
   /**
@@ -50,6 +55,8 @@ export class CaptureSession {
   listen(win: Window): () => void {
     const onMessage = (event: MessageEvent) => this.onMessage(win, event);
     win.addEventListener('message', onMessage);
+    // Switching vaults reloads the page: it waits while a capture is being stored.
+    const unbusy = vaultSession.onBusy(() => (this.status === 'saving' ? 'A capture is being stored.' : null));
     this.hasOpener = win.opener !== null;
     const started = Date.now();
     const announce = () => {
@@ -67,6 +74,7 @@ export class CaptureSession {
     announce();
     const timer = setInterval(announce, READY_EVERY_MS);
     return () => {
+      unbusy();
       clearInterval(timer);
       win.removeEventListener('message', onMessage);
     };
@@ -120,7 +128,7 @@ export class CaptureSession {
     this.status = 'loading';
     this.result = null;
     try {
-      const preview = await previewCapture(parsed.value);
+      const preview = await previewCapture(parsed.value, this.target.chosen?.dbName);
       if (seq !== this.seq) return; // a newer capture arrived meanwhile
       this.payload = parsed.value;
       this.preview = preview;
@@ -134,17 +142,33 @@ export class CaptureSession {
     }
   }
 
+  /** Another vault was chosen: the preview says what storing would add to that one. */
+  async chooseTarget(id: string): Promise<void> {
+    this.target.chosenId = id;
+    const payload = this.payload;
+    if (!payload || this.status !== 'ready') return;
+    try {
+      this.preview = await previewCapture($state.snapshot(payload) as CapturePayload, this.target.chosen?.dbName);
+      // A confirmed change was to a conversation of the other vault.
+      this.changeConfirmed = false;
+    } catch (thrown) {
+      errors.report(thrown, 'reading the capture');
+    }
+  }
+
   /** Stores the shown capture: only ever called from the person's confirmation. */
   async confirm(): Promise<void> {
     const payload = this.payload;
-    if (!payload || this.status !== 'ready') return;
+    const into = this.target.chosen;
+    if (!payload || !into || this.status !== 'ready') return;
     if (this.needsChangeConfirmation && !this.changeConfirmed) return;
     const existing = this.preview?.existing;
-    // Shown on the preview and, when the sender is not proven, ticked by the person.
+    // Shown on the preview (of the chosen vault) and, when the sender is not proven, ticked by the person.
     const changeExisting = changesExisting(existing) ? existing.conversationId : null;
     this.status = 'saving';
     try {
-      this.result = await saveCapture($state.snapshot(payload) as CapturePayload, { changeExisting });
+      this.result = await saveCapture($state.snapshot(payload) as CapturePayload, { changeExisting }, into.dbName);
+      touchVault(into.id).catch(() => undefined);
       this.status = 'saved';
     } catch (thrown) {
       this.status = 'ready';

@@ -12,10 +12,12 @@ export { changesExisting } from '../core/api/import';
  * staging, lock and report as a file import.
  */
 
-export function previewCapture(payload: CapturePayload): Promise<CapturePreview> {
-  return importWorker().call('previewCapture', [payload]);
+/** What storing `payload` would add to the vault `dbName` (default this tab's vault). */
+export function previewCapture(payload: CapturePayload, dbName?: string): Promise<CapturePreview> {
+  return importWorker(dbName).call('previewCapture', [payload]);
 }
 
-export function saveCapture(payload: CapturePayload, options: SaveCaptureOptions = {}): Promise<CaptureResult> {
-  return importWorker().call('saveCapture', [payload, options], 10 * 60_000);
+/** Stores `payload` in the vault `dbName` (default this tab's vault), through that vault's import worker. */
+export function saveCapture(payload: CapturePayload, options: SaveCaptureOptions = {}, dbName?: string): Promise<CaptureResult> {
+  return importWorker(dbName).call('saveCapture', [payload, options], 10 * 60_000);
 }

@@ -8,6 +8,9 @@ import { importWorker } from './import-worker';
 import { storageStatus } from './storage.svelte';
 import { offerBackupSetup } from './vault-file.svelte';
 import { vaultViews } from '../store/views/vault-views';
+import type { VaultEntry } from '../core/api/vaults';
+import { touchVault } from './vault-actions';
+import { vaultSession } from './vault-session.svelte';
 
 /** A call may take as long as reading the files at a slow 0.5 MB/s, plus a minute. */
 function importTimeoutMs(bytes: number): number {
@@ -21,8 +24,17 @@ export class ImportController {
   report = $state<ImportReport | null>(null);
   cancelling = $state(false);
   recent = $state<ImportRecord[]>([]);
+  /** The vault the last import went into (this tab's vault unless the person chose another). */
+  into = $state<VaultEntry | null>(null);
   private readonly rpc = importWorker();
+  /** The worker of the vault the running import writes into (for cancel). */
+  private running = this.rpc;
   private recentSubscription: Subscription | null = null;
+
+  constructor() {
+    // Switching reloads the page, which would cut an import short: it waits for the import.
+    vaultSession.onBusy(() => (this.phase === 'running' ? `An import into ${this.into?.name ?? 'this vault'} is running.` : null));
+  }
 
   /** Rolls back imports a closed tab interrupted, and starts the live list of recent imports. */
   start(): void {
@@ -42,12 +54,16 @@ export class ImportController {
   }
 
   /** Imports pasted text as a file named "pasted text". */
-  importText(text: string): Promise<ImportReport | null> {
-    return this.importFiles([new File([text], 'pasted text', { type: 'text/plain' })]);
+  importText(text: string, into?: VaultEntry): Promise<ImportReport | null> {
+    return this.importFiles([new File([text], 'pasted text', { type: 'text/plain' })], into);
   }
 
-  async importFiles(files: readonly File[]): Promise<ImportReport | null> {
-    if (this.phase === 'running' || files.length === 0) return null;
+  /** Imports into `into` (default this tab's vault) through that vault's own import worker. */
+  async importFiles(files: readonly File[], into: VaultEntry | null = vaultSession.current): Promise<ImportReport | null> {
+    if (this.phase === 'running' || files.length === 0 || !into) return null;
+    const rpc = into.dbName === vaultSession.current?.dbName ? this.rpc : importWorker(into.dbName);
+    this.running = rpc;
+    this.into = into;
     this.phase = 'running';
     this.report = null;
     this.cancelling = false;
@@ -55,12 +71,13 @@ export class ImportController {
     const total = files.reduce((n, f) => n + f.size, 0);
     try {
       const inputs = files.map((f) => ({ name: f.name, blob: f as Blob }));
-      const report = await this.rpc.call(
+      const report = await rpc.call(
         'importFiles',
         [inputs, Comlink.proxy((progress: ImportProgressEvent) => (this.progress = progress))],
         importTimeoutMs(total),
       );
       this.report = report;
+      touchVault(into.id).catch(() => undefined);
       for (const file of report.files) {
         for (const error of file.errors) if (error.code !== 'import/cancelled') errors.report(error, `importing ${file.path}`);
       }
@@ -82,7 +99,7 @@ export class ImportController {
   async cancel(): Promise<void> {
     if (this.phase !== 'running') return;
     this.cancelling = true;
-    await this.rpc.call('cancel', []);
+    await this.running.call('cancel', []);
   }
 }
 

@@ -3,8 +3,11 @@ import type { EmbedderChoice } from '../core/api/embedder';
 import type { EntityLinks, IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
 import type { LlmInfo } from '../core/api/llm-port';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
+import { vaultWorkerName } from '../core/api/vaults';
+import type { Result } from '../core/errors';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
+import { vaultSession } from './vault-session.svelte';
 
 /**
  * Main-thread face of the index worker: its status as runes (progress, health, the serving
@@ -23,9 +26,13 @@ export class IndexClient {
     this.rpc = new RpcClient<IndexApi>({
       name: 'index worker',
       timeoutMs: 60_000,
-      // A worker script URL, not reactive state.
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity
-      spawn: () => new Worker(new URL('../../../workers/index.worker.ts', import.meta.url), { type: 'module', name: 'index' }),
+      spawn: () =>
+        // A worker script URL, not reactive state.
+        // eslint-disable-next-line svelte/prefer-svelte-reactivity
+        new Worker(new URL('../../../workers/index.worker.ts', import.meta.url), {
+          type: 'module',
+          name: vaultWorkerName('index', vaultSession.dbName),
+        }),
       onRestart: (reason) => {
         errors.report(reason, 'the search index');
         void this.connect();
@@ -103,6 +110,11 @@ export class IndexClient {
   /** Everything the vault links to an entity (the entity graph in the index worker). */
   entityLinks(name: string, limit = 50): Promise<EntityLinks | null> {
     return this.rpc.call('entityLinks', [name, limit], 30_000);
+  }
+
+  /** A read tool of an agent in the page (WebMCP), answered from this tab's vault by the index worker. */
+  agentTool(name: string, args: unknown, vaultName: string): Promise<Result<unknown>> {
+    return this.rpc.call('agentTool', [name, args, vaultName], 120_000);
   }
 
   /** Called each time the worker is (re)connected and ready; returns the unsubscribe function. */

@@ -1,8 +1,10 @@
 import * as Comlink from 'comlink';
 import type { JobSpec, QueueSnapshot } from '../core/api/jobs';
 import type { PipelineApi } from '../core/api/pipeline';
+import { vaultWorkerName } from '../core/api/vaults';
 import { errors } from './errors.svelte';
 import { RpcClient } from './rpc';
+import { vaultSession } from './vault-session.svelte';
 
 /** Main-thread face of the pipeline worker: queue state as runes, and the queue's commands. */
 export class PipelineClient {
@@ -14,9 +16,13 @@ export class PipelineClient {
     this.rpc = new RpcClient<PipelineApi>({
       name: 'background worker',
       timeoutMs: 30_000,
-      // A worker script URL, not reactive state.
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity
-      spawn: () => new Worker(new URL('../../../workers/pipeline.worker.ts', import.meta.url), { type: 'module', name: 'pipeline' }),
+      spawn: () =>
+        // A worker script URL, not reactive state.
+        // eslint-disable-next-line svelte/prefer-svelte-reactivity
+        new Worker(new URL('../../../workers/pipeline.worker.ts', import.meta.url), {
+          type: 'module',
+          name: vaultWorkerName('pipeline', vaultSession.dbName),
+        }),
       onRestart: (reason) => {
         errors.report(reason, 'background jobs');
         void this.connect();

@@ -23,6 +23,7 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   'import/unsafe-archive': 'This archive is not a genuine export. Download the export again from the service.',
   'vault/wrong-passphrase': 'Type the passphrase again. If it is right, the file was changed or damaged: use another copy.',
   'vault/newer-format': 'Update Engram Vault (reload the page when online) and import the file again.',
+  'vaults/in-use': 'Close the other tabs that have this vault open (or switch them to another vault), then try again.',
   'capture/unconfirmed':
     'Nothing was stored. Read on the preview what the capture would change in that conversation, confirm it there, or discard the capture.',
   'llm/unavailable': 'Recall and extraction keep working without a language model; choose a model in Settings to enable it.',
@@ -41,6 +42,8 @@ const FAMILY_STEP: Record<Family, string> = {
   recall: 'Try again; if it keeps happening, rebuild the index in Settings.',
   vault: 'Nothing was imported. Check the file and try again.',
   capture: 'Copy the conversation and paste it on the Capture page instead.',
+  vaults: 'Nothing was changed. Check the vault list and try again.',
+  agent: 'Nothing was changed in the vault. Check the tool arguments and try again.',
   internal: 'Reload the page. If it happens again, export your vault in Settings to keep a copy.',
 };
 
@@ -57,6 +60,8 @@ const TITLE: Record<Family, string> = {
   recall: 'Recall problem',
   vault: 'Vault file problem',
   capture: 'Capture problem',
+  vaults: 'Vault problem',
+  agent: 'Agent request refused',
   internal: 'Something went wrong',
 };
 

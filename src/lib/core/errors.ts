@@ -55,6 +55,15 @@ export type ErrorCode =
   | 'capture/invalid'
   | 'capture/too-large'
   | 'capture/unconfirmed'
+  // separate vaults (issue 15)
+  | 'vaults/invalid-name'
+  | 'vaults/not-found'
+  | 'vaults/in-use'
+  // agent tools (MCP, WebMCP)
+  | 'agent/unknown-vault'
+  | 'agent/not-found'
+  | 'agent/refused'
+  | 'agent/loading'
   | 'internal/unexpected';
 
 export interface VaultError {

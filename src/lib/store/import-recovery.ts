@@ -3,7 +3,8 @@ import { totalsOf } from '../core/import/report';
 import { rollbackStaged } from './import-session';
 import type { Vault } from './vault';
 
-export const IMPORT_LOCK_PREFIX = 'engram-import:';
+/** The Web Lock an import holds while it runs: named after its vault and its id. */
+export const importLockName = (dbName: string, importId: string): string => `engram-import:${dbName}:${importId}`;
 
 /**
  * Rolls back imports left `running` by a closed tab or a crash: their staged rows are removed, so
@@ -16,7 +17,7 @@ export async function rollbackInterrupted(vault: Vault, locks?: LockManager, now
   const held = locks ? new Set(((await locks.query()).held ?? []).map((lock) => lock.name)) : new Set<string>();
   let rolledBack = 0;
   for (const record of running) {
-    if (held.has(`${IMPORT_LOCK_PREFIX}${record.id}`)) continue;
+    if (held.has(importLockName(vault.db.name, record.id))) continue;
     await rollbackStaged(vault.db, `${record.id}/`);
     const report: ImportReport = {
       id: record.id,

@@ -9,6 +9,8 @@ import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 /** Typed key-value settings. Each key has a default, so a missing row is never an error. */
 export interface SettingsShape {
   'vault.id': string | null;
+  /** The vault's name as the registry shows it (travels in the vault file, so `engram vaults` and `engram mcp` can name it). */
+  'vault.name': string | null;
   /** When this vault was first given an id (the vault file's `createdAt`). */
   'vault.createdAt': number | null;
   /** This device's id: the node part of every hybrid-logical-clock stamp it makes. */
@@ -77,6 +79,7 @@ export interface SettingsShape {
 
 export const SETTING_DEFAULTS: SettingsShape = {
   'vault.id': null,
+  'vault.name': null,
   'vault.createdAt': null,
   'vault.deviceId': null,
   'vault.firstImportAt': null,

@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import type { HybridClock } from '../core/vaultfile/hlc';
 import type { StampedSection } from '../core/vaultfile/sections';
 import { openVaultClock } from './clock';
@@ -54,4 +55,9 @@ export async function openVault(
     clock,
     deleteRecords: (table, ids, reason) => deleteRecords({ db, stamp: () => clock.stamp(), tx }, table, ids, reason),
   };
+}
+
+/** Deletes a vault's database whole (the registry entry and saved indexes are the caller's). */
+export async function deleteVaultDatabase(name: string): Promise<void> {
+  await Dexie.delete(name);
 }

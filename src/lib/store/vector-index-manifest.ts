@@ -83,6 +83,30 @@ export function openIndexCache(databaseName = INDEX_CACHE_DB): { manifests: Mani
   };
 }
 
+/**
+ * Removes what the index cache holds for one vault (its database name is the scope): the manifests
+ * `isScoped` recognises and the blobs whose key ends in `:<scope>`. Returns the removed manifests'
+ * names (their HNSW files are removed by `deleteHnswFiles`).
+ */
+export async function forgetIndexScope(
+  scope: string,
+  isScoped: (manifest: Pick<VectorIndexManifest, 'name' | 'modelId'>) => boolean,
+  databaseName = INDEX_CACHE_DB,
+): Promise<string[]> {
+  const db = new IndexCacheDb(databaseName);
+  try {
+    return await db.transaction('rw', db.manifests, db.blobs, async () => {
+      const manifests = (await db.manifests.toArray()).filter(isScoped).map((m) => m.name);
+      await db.manifests.bulkDelete(manifests);
+      const keys = (await db.blobs.toCollection().primaryKeys()).filter((key) => key.endsWith(`:${scope}`));
+      await db.blobs.bulkDelete(keys);
+      return manifests;
+    });
+  } finally {
+    db.close();
+  }
+}
+
 export function dexieManifestStore(databaseName = INDEX_CACHE_DB): ManifestStore {
   return openIndexCache(databaseName).manifests;
 }

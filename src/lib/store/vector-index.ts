@@ -205,6 +205,7 @@ export class VectorIndex {
     const empty = new lib.HierarchicalNSW('cosine', dims, '');
     empty.initIndex(1, 4, 8, 1);
     await exclusive(async () => {
+      await readFileSystem();
       await empty.writeIndex(indexFileName(name));
       await fileSystemSynced();
     });
@@ -242,6 +243,9 @@ export class VectorIndex {
   /** Writes the index file through IDBFS, waits for the sync, then writes the manifest. */
   async save(): Promise<VectorIndexManifest> {
     await exclusive(async () => {
+      // The mount is shared by every vault's index: bring this realm's copy up to date before the
+      // write syncs all of it back (vector-index-runtime.ts).
+      await readFileSystem();
       await this.hnsw.writeIndex(indexFileName(this.name));
       await fileSystemSynced();
     });

@@ -187,7 +187,7 @@ describe('runImport: bad input loses nothing', () => {
 
 describe('rollbackInterrupted', () => {
   it('removes the staged rows of an import a closed tab left running, and keeps one still running elsewhere', async () => {
-    const { rollbackInterrupted } = await import('../../../src/lib/store/import-recovery');
+    const { rollbackInterrupted, importLockName } = await import('../../../src/lib/store/import-recovery');
     const { ImportSession } = await import('../../../src/lib/store/import-session');
     const vault = await fresh();
     await runImport(vault, [file('kept.txt', new TextEncoder().encode(TRANSCRIPT))]);
@@ -218,8 +218,15 @@ describe('rollbackInterrupted', () => {
         },
       ]);
     }
+    // Import locks are per vault: the same import id held by another vault's import says nothing about this one.
     const locks = {
-      query: async () => ({ held: [{ name: 'engram-import:imp_elsewhere', mode: 'exclusive' }], pending: [] }),
+      query: async () => ({
+        held: [
+          { name: importLockName(vault.db.name, 'imp_elsewhere'), mode: 'exclusive' },
+          { name: importLockName('another-vault', 'imp_closed'), mode: 'exclusive' },
+        ],
+        pending: [],
+      }),
     } as unknown as LockManager;
     expect(await rollbackInterrupted(vault, locks, () => 5)).toBe(1);
     expect((await vault.imports.get('imp_closed'))?.status).toBe('cancelled');

@@ -4,6 +4,7 @@
  * read path needs (src/lib/core/recall/ports.ts). The main thread reaches it through comlink
  * (src/lib/client/indexer.svelte.ts); recall and extraction call the same API.
  */
+import type { Result } from '../errors';
 import type { VaultError } from '../errors';
 import type { EmbedderChoice, EmbeddingModelSpec } from './embedder';
 import type { LlmInfo } from './llm-port';
@@ -179,6 +180,14 @@ export interface IndexApi {
    * with it most often. Null when the graph does not know the name.
    */
   entityLinks(name: string, limit?: number): Promise<EntityLinks | null>;
+
+  /**
+   * A read tool of an agent in the page (WebMCP: recall, search, expand, list_decisions;
+   * core/api/agent-tools.ts), answered from this worker's vault, which the page calls `vaultName`.
+   * The output, or the reason in the one error shape. `remember` is not answered here: it needs
+   * the person's confirmation, and the vault worker writes it.
+   */
+  agentTool(name: string, args: unknown, vaultName: string): Promise<Result<unknown>>;
 
   pause(): Promise<void>;
   resume(): Promise<void>;

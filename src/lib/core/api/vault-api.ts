@@ -5,8 +5,10 @@
  * connection, serialized with restores and merges; the page only reads (store/views).
  */
 import type { NoteChange } from '../curate/changes';
+import type { Category } from '../extract/units';
 import type { HistoryActor } from '../records';
 import type { VaultFileApi } from './vault-file';
+import type { VaultsApi } from './vaults';
 
 export interface KeepRequest {
   id: string;
@@ -48,6 +50,19 @@ export interface NotesApi {
   undo(historyIds: string[]): Promise<ActionOutcome>;
   /** Applies a curation proposal's changes; a prune comes only after the person confirmed it. */
   applyChanges(changes: NoteChange[], actor: HistoryActor): Promise<ActionOutcome>;
+  /**
+   * What an agent in the page asked to remember, once the person allowed it: a provisional
+   * candidate in the Inbox (core/agent/remembered-note.ts), never a kept note. `already` when the
+   * same text was there.
+   */
+  remember(text: string, category?: Category): Promise<RememberedCandidate>;
+}
+
+export interface RememberedCandidate {
+  id: string;
+  text: string;
+  category: string;
+  already: boolean;
 }
 
 export interface PreferencesApi {
@@ -55,4 +70,4 @@ export interface PreferencesApi {
   setPreference(key: PreferenceKey, value: unknown): Promise<void>;
 }
 
-export interface VaultApi extends VaultFileApi, NotesApi, PreferencesApi {}
+export interface VaultApi extends VaultFileApi, NotesApi, PreferencesApi, VaultsApi {}

@@ -2,6 +2,8 @@
  * ChatGPT "Export data" conversations: `mapping` is a tree of nodes keyed by id, each with an
  * optional `message`; `current_node` is the leaf the person saw last. The visible thread is the
  * path root -> current_node; other branches (edits, regenerations) are kept off the visible path.
+ * Without `current_node` (some third-party exporters omit it) the visible thread ends in the latest
+ * message a person could see.
  * Hidden: nodes the export marks `is_visually_hidden_from_conversation` or
  * `is_user_system_message`, system messages, custom instructions (`user_editable_context`,
  * `model_editable_context`) and reasoning (`thoughts`, `reasoning_recap`).
@@ -12,7 +14,7 @@ import type { ParsedMessage } from './parsed';
 import { arr, bool, entriesOf, field, idOf, isRecord, rec, str } from './read';
 import { derivedId } from './stable-id';
 import { toMillis } from './time';
-import { nearestEmitted, orderTree, type TreeNode } from './tree';
+import { latestVisibleLeaf, nearestEmitted, orderTree, type TreeNode } from './tree';
 
 function readTree(mapping: Record<string, unknown>, notes: Set<string>): { nodes: Map<string, TreeNode>; messages: Map<string, unknown> } {
   const nodes = new Map<string, TreeNode>();
@@ -41,6 +43,38 @@ function isHidden(msg: Record<string, unknown>, role: ParsedMessage['role'], hid
   );
 }
 
+interface ReadMessage {
+  message: Omit<ParsedMessage, 'parentExternalId' | 'onVisiblePath'>;
+  hidden: boolean;
+  createdAt: number | null;
+  unfinished: boolean;
+}
+
+/** Renders every node's message once, in the mapping's order (unknown types reported once each). */
+function readMessages(
+  nodes: ReadonlyMap<string, TreeNode>,
+  rawMessages: ReadonlyMap<string, unknown>,
+  ctx: ParseContext,
+  notes: Set<string>,
+): Map<string, ReadMessage> {
+  const out = new Map<string, ReadMessage>();
+  for (const id of nodes.keys()) {
+    const msg = rawMessages.get(id);
+    if (!isRecord(msg)) continue;
+    const rendered = renderChatgptContent(field(msg, 'content'), ctx);
+    const role = roleOf(str(rec(msg, 'author'), 'role'), notes);
+    const hidden = isHidden(msg, role, rendered.hiddenKind, rendered.reasoning);
+    const createdAt = toMillis(field(msg, 'create_time'));
+    out.set(id, {
+      message: { externalId: id, role, text: rendered.text, createdAt, hidden, contentType: rendered.contentType },
+      hidden,
+      createdAt,
+      unfinished: str(msg, 'status') === 'in_progress',
+    });
+  }
+  return out;
+}
+
 export function parseChatgptConversation(value: unknown, ctx: ParseContext): ElementResult {
   if (!isRecord(value)) return skip(`item #${ctx.index + 1}`, 'it is not a conversation object');
   const title = str(value, 'title');
@@ -51,27 +85,24 @@ export function parseChatgptConversation(value: unknown, ctx: ParseContext): Ele
   const notes = new Set<string>();
   if (title === undefined) notes.add('the conversation has no title');
   const { nodes, messages: rawMessages } = readTree(mapping, notes);
-  const order = orderTree(nodes, idOf(value, 'current_node') ?? null);
+  const read = readMessages(nodes, rawMessages, ctx, notes);
+  // Some third-party exporters omit `current_node`: the visible thread is then the branch that
+  // ends in the latest message a person could see (never a hidden system or context node).
+  const order = orderTree(nodes, idOf(value, 'current_node') ?? null, () =>
+    latestVisibleLeaf(nodes, (id) => {
+      const m = read.get(id);
+      return m === undefined || m.hidden ? null : (m.createdAt ?? undefined);
+    }),
+  );
   const emitted = new Map<string, string>();
   const messages: ParsedMessage[] = [];
   let unfinished = 0;
 
   const emit = (id: string, onVisiblePath: boolean) => {
-    const msg = rawMessages.get(id);
-    if (!isRecord(msg)) return; // the root and other structural nodes carry no message
-    const rendered = renderChatgptContent(field(msg, 'content'), ctx);
-    const role = roleOf(str(rec(msg, 'author'), 'role'), notes);
-    if (str(msg, 'status') === 'in_progress') unfinished++;
-    messages.push({
-      externalId: id,
-      role,
-      text: rendered.text,
-      createdAt: toMillis(field(msg, 'create_time')),
-      parentExternalId: nearestEmitted(id, nodes, emitted),
-      onVisiblePath,
-      hidden: isHidden(msg, role, rendered.hiddenKind, rendered.reasoning),
-      contentType: rendered.contentType,
-    });
+    const m = read.get(id);
+    if (m === undefined) return; // the root and other structural nodes carry no message
+    if (m.unfinished) unfinished++;
+    messages.push({ ...m.message, parentExternalId: nearestEmitted(id, nodes, emitted), onVisiblePath });
     emitted.set(id, id);
   };
   for (const id of order.visible) emit(id, true);

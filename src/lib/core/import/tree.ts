@@ -46,6 +46,59 @@ function pathTo(leaf: string, nodes: ReadonlyMap<string, TreeNode>): string[] {
   return path.reverse();
 }
 
+function rootsOf(nodes: ReadonlyMap<string, TreeNode>): string[] {
+  const roots: string[] = [];
+  for (const node of nodes.values()) {
+    if (node.parent === null || !nodes.has(node.parent)) roots.push(node.id);
+  }
+  return roots;
+}
+
+/**
+ * Every node reachable from the roots in pre-order (children in the export's order), cycle-safe.
+ * Pre-order lists a node before its descendants and an earlier sibling's subtree before a later
+ * one's, so among nodes that tie on anything else, the last one listed is on the newest branch.
+ */
+export function preorder(nodes: ReadonlyMap<string, TreeNode>): string[] {
+  const kids = childrenIndex(nodes);
+  const out: string[] = [];
+  const visited = new Set<string>();
+  const stack = rootsOf(nodes).reverse();
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (visited.has(id)) continue;
+    visited.add(id);
+    out.push(id);
+    const children = kids.get(id) ?? [];
+    for (let k = children.length - 1; k >= 0; k--) if (!visited.has(children[k]!)) stack.push(children[k]!);
+  }
+  return out;
+}
+
+/**
+ * The leaf of the thread a person saw last when the export does not name it: the latest message
+ * a person could see (`time` null for hidden or structural nodes, undefined time for a visible
+ * message without a usable timestamp). Ties, and exports without any timestamps, go to the newest
+ * branch (the last in pre-order). Null when no node is visible.
+ */
+export function latestVisibleLeaf(
+  nodes: ReadonlyMap<string, TreeNode>,
+  visibleTime: (id: string) => number | undefined | null,
+): string | null {
+  let best: string | null = null;
+  let bestTime = Number.NEGATIVE_INFINITY;
+  for (const id of preorder(nodes)) {
+    const time = visibleTime(id);
+    if (time === null) continue;
+    const t = time ?? Number.NEGATIVE_INFINITY;
+    if (best === null || t >= bestTime) {
+      best = id;
+      bestTime = t;
+    }
+  }
+  return best;
+}
+
 /**
  * @param current the export's current leaf, if any.
  * @param fallbackLeaf chooses a leaf when `current` is missing or unknown; by default the walk
@@ -54,10 +107,7 @@ function pathTo(leaf: string, nodes: ReadonlyMap<string, TreeNode>): string[] {
 export function orderTree(nodes: ReadonlyMap<string, TreeNode>, current: string | null, fallbackLeaf?: () => string | null): TreeOrder {
   const notes: string[] = [];
   const kids = childrenIndex(nodes);
-  const roots: string[] = [];
-  for (const node of nodes.values()) {
-    if (node.parent === null || !nodes.has(node.parent)) roots.push(node.id);
-  }
+  const roots = rootsOf(nodes);
   const orphans = roots.filter((id) => nodes.get(id)!.parent !== null);
   if (orphans.length > 0) notes.push(`${orphans.length} node(s) point at a parent that is not in the export; treated as roots`);
   if (roots.length > 1) notes.push(`the tree has ${roots.length} roots`);

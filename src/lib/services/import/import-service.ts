@@ -16,7 +16,7 @@ import type { CapturePayload } from '../../core/capture/payload';
 import { vaultError } from '../../core/errors';
 import type { ImportReport } from '../../core/import/report';
 import { queueAfterPublish } from '../../store/extract-queue';
-import { IMPORT_LOCK_PREFIX, rollbackInterrupted } from '../../store/import-recovery';
+import { importLockName, rollbackInterrupted } from '../../store/import-recovery';
 import { runImport } from '../../store/importer';
 import type { Vault } from '../../store/vault';
 import { createImportSink, type CaptureSink } from '../capture/capture-sink';
@@ -43,7 +43,8 @@ export class ImportService implements ImportApi {
   }
 
   async #hold(importId: string): Promise<() => void> {
-    const hold = await holdLock(this.#locks, `${IMPORT_LOCK_PREFIX}${importId}`);
+    const vault = await this.#vault;
+    const hold = await holdLock(this.#locks, importLockName(vault.db.name, importId));
     return () => hold?.release();
   }
 

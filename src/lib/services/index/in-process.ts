@@ -27,6 +27,12 @@ export interface InProcessOptions {
   rebuild?: boolean;
   /** HNSW parameters of the graph built (default the app's). */
   hnsw?: Partial<HnswParams>;
+  /**
+   * The index cache database (default one of this vault's own, `<vault db>-index`). The app's
+   * workers share one between vaults, every entry named after its vault; tests of vault isolation
+   * share one the same way.
+   */
+  cacheDatabase?: string;
 }
 
 export interface InProcessIndex {
@@ -56,7 +62,7 @@ function timed(handlers: Record<string, JobHandler>, seconds: Record<string, num
 }
 
 export async function openInProcessIndex(vault: Vault, options: InProcessOptions = {}): Promise<InProcessIndex> {
-  const cache = openIndexCache(`${vault.db.name}-index`);
+  const cache = openIndexCache(options.cacheDatabase ?? `${vault.db.name}-index`);
   if (options.embedder && options.embedder.kind !== 'lexical') await vault.settings.set('index.serving', options.embedder);
   const service = new IndexService({
     vault,

@@ -10,11 +10,12 @@ import { EXTRACT_JOB } from '../../core/api/extract-api';
 import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus } from '../../core/api/index-api';
 import type { Llm } from '../../core/api/llm';
 import type { LlmInfo } from '../../core/api/llm-port';
-import { toVaultError } from '../../core/errors';
+import { err, toVaultError, vaultError, type Result } from '../../core/errors';
 import type { ModelLibrary } from '../../models/model-library';
 import { JobRunner } from '../../store/job-runner';
 import type { Vault } from '../../store/vault';
 import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest';
+import { AgentTools } from '../agent/agent-tools';
 import { extractHandler } from '../extraction/extract-job';
 import { indexNeighbours } from '../extraction/index-neighbours';
 import { queueReextraction } from '../extraction/reextract';
@@ -38,6 +39,8 @@ export interface SavedChannel {
 export interface IndexHostPlatform {
   workerId: string;
   locks: LockManager | undefined;
+  /** The vault database this host serves: its leader lock, its workers' locks and its channel carry it. */
+  vaultDbName: string;
   openVault(): Promise<Vault>;
   cache: { manifests: ManifestStore; blobs: BlobStore };
   /** Cached and provided model files (browser only). */
@@ -60,7 +63,7 @@ export class IndexHost implements IndexApi {
   #notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly platform: IndexHostPlatform) {
-    this.#role = new LeaderRole(platform.locks);
+    this.#role = new LeaderRole(platform.locks, platform.vaultDbName);
     this.#started = this.#start();
   }
 
@@ -95,7 +98,7 @@ export class IndexHost implements IndexApi {
         ...leader.handlers(),
         [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => this.#llm }),
       },
-      holderAlive: workerAlive(this.platform.locks),
+      holderAlive: workerAlive(this.platform.locks, this.platform.vaultDbName),
       onChange: () => this.#notifySoon(),
     });
     leader.onQueued = () => this.#runner?.kick();
@@ -110,8 +113,10 @@ export class IndexHost implements IndexApi {
   }
 
   async #start(): Promise<Vault> {
-    await holdLock(this.platform.locks, workerLockName(this.platform.workerId));
+    await holdLock(this.platform.locks, workerLockName(this.platform.vaultDbName, this.platform.workerId));
     const vault = await this.platform.openVault();
+    if (vault.db.name !== this.platform.vaultDbName)
+      throw new Error(`The index host of ${this.platform.vaultDbName} was handed the vault ${vault.db.name}.`);
     try {
       if (await this.#role.tryLead()) await this.#lead(vault);
       else {
@@ -185,7 +190,7 @@ export class IndexHost implements IndexApi {
     listener(await this.#currentStatus());
   }
 
-  async recall(...[request]: Parameters<IndexApi['recall']>): ReturnType<IndexApi['recall']> {
+  async #recallService(): Promise<RecallService> {
     const current = await this.#loaded();
     if (this.#recaller === null) {
       this.#recaller = new RecallService(current.recallSources(), current.parts.vault, {
@@ -194,7 +199,23 @@ export class IndexHost implements IndexApi {
           current.parts.notices.add('store/failed', `Could not record which notes recall read: ${toVaultError(error).message}`),
       });
     }
-    return this.#recaller.recall(request);
+    return this.#recaller;
+  }
+
+  async recall(...[request]: Parameters<IndexApi['recall']>): ReturnType<IndexApi['recall']> {
+    return (await this.#recallService()).recall(request);
+  }
+
+  async agentTool(name: string, args: unknown, vaultName: string): Promise<Result<unknown>> {
+    if (name === 'remember') return err(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.'));
+    const recaller = await this.#recallService();
+    const vault = await this.#started;
+    const tools = new AgentTools({
+      names: () => [vaultName],
+      get: async () => ({ name: vaultName, vault, recaller }),
+      remember: () => Promise.reject(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.')),
+    });
+    return tools.call(name, args);
   }
 
   async entityLinks(...[name, limit]: Parameters<IndexApi['entityLinks']>): ReturnType<IndexApi['entityLinks']> {

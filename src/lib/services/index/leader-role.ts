@@ -1,5 +1,6 @@
 /**
- * Which part this tab's index plays. One tab leads: it holds the Web Lock `engram-index-leader`,
+ * Which part this tab's index plays. One tab leads: it holds the Web Lock `engram-index-leader:<vault db>`
+ * (one leader per vault: a tab leading one vault never keeps another vault's leader waiting),
  * runs the index jobs and writes the indexes. The others follow: they serve searches from what the
  * leader saved, reload when it says it saved, and the first to get the lock takes over when the
  * leader's tab closes. The role only moves forward: starting -> leader | follower | failed,
@@ -7,9 +8,10 @@
  */
 import type { IndexStatus } from '../../core/api/index-api';
 import { toVaultError, type VaultError } from '../../core/errors';
+import { vaultScoped } from '../../core/api/vaults';
 import { holdLock } from '../locks';
 
-export const LEADER_LOCK = 'engram-index-leader';
+export const leaderLockName = (dbName: string): string => vaultScoped('engram-index-leader', dbName);
 
 export type Role = IndexStatus['role'];
 
@@ -17,7 +19,10 @@ export class LeaderRole {
   private current: Role = 'starting';
   private failure: VaultError | null = null;
 
-  constructor(private readonly locks: LockManager | undefined) {}
+  constructor(
+    private readonly locks: LockManager | undefined,
+    private readonly dbName: string,
+  ) {}
 
   get role(): Role {
     return this.current;
@@ -29,12 +34,12 @@ export class LeaderRole {
 
   /** Takes the lead at once if nobody holds it; true when this tab leads now. */
   async tryLead(): Promise<boolean> {
-    return (await holdLock(this.locks, LEADER_LOCK, { ifAvailable: true })) !== null;
+    return (await holdLock(this.locks, leaderLockName(this.dbName), { ifAvailable: true })) !== null;
   }
 
   /** Resolves when this tab gets the lead (the leader's tab closed). */
   async waitForLead(): Promise<void> {
-    await holdLock(this.locks, LEADER_LOCK);
+    await holdLock(this.locks, leaderLockName(this.dbName));
   }
 
   leading(): void {

@@ -15,7 +15,7 @@ import { applyNoteChanges, setPinned } from '../../store/note-actions';
 import type { Vault } from '../../store/vault';
 import { isVaultError } from '../../core/errors';
 import { whileHolding } from '../locks';
-import { VAULT_FILE_LOCK } from '../vault-file/vault-file-service';
+import { vaultFileLockName } from '../vault-file/vault-file-service';
 
 const sweepCheckpoint = (proposal: ProposalRecord) => ({
   reason: 'sweep' as const,
@@ -87,7 +87,7 @@ export class CurationService implements CurationApi {
 
   async rollbackTo(checkpointId: string): Promise<{ rows: number; undone: number; rollbackCheckpointId: string }> {
     const vault = await this.vault();
-    const done = await whileHolding(this.options.locks, VAULT_FILE_LOCK, async () => {
+    const done = await whileHolding(this.options.locks, vaultFileLockName(vault.db.name), async () => {
       const report = await rollbackTo(vault.db, checkpointId, this.#now());
       await vault.jobs.enqueue(
         { type: INDEX_REBUILD_JOB, payload: { reason: 'rollback', at: this.#now() }, dedupeKey: INDEX_REBUILD_JOB, priority: 50 },

@@ -3,7 +3,10 @@
  * edit and keep, discard, apply a curation proposal, undo. Each action is one transaction with its
  * history (store/note-actions.ts) and queues the index update of the notes it touched.
  */
-import type { ActionOutcome, KeepRequest, NotesApi } from '../../core/api/vault-api';
+import type { ActionOutcome, KeepRequest, NotesApi, RememberedCandidate } from '../../core/api/vault-api';
+import { rememberedNote } from '../../core/agent/remembered-note';
+import { vaultError } from '../../core/errors';
+import type { Category } from '../../core/extract/units';
 import type { NoteChange } from '../../core/curate/changes';
 import type { HistoryActor } from '../../core/records';
 import { applyNoteChanges, discardCandidates, keepCandidates, undoChanges } from '../../store/note-actions';
@@ -29,5 +32,21 @@ export class NotesService implements NotesApi {
 
   async applyChanges(changes: NoteChange[], actor: HistoryActor): Promise<ActionOutcome> {
     return applyNoteChanges(await this.vault(), changes, { actor, now: this.now() });
+  }
+
+  async remember(text: string, category?: Category): Promise<RememberedCandidate> {
+    const vault = await this.vault();
+    const note = await rememberedNote({ text, ...(category ? { category } : {}), now: this.now() });
+    if (note.text === '') throw vaultError('input/invalid', 'There is nothing to remember in that text.');
+    const existing = await vault.notes.get(note.id);
+    if (!existing) {
+      await vault.notes.save(note, {
+        actor: 'user',
+        action: 'remember',
+        why: 'An agent in the page asked to remember it; the person allowed it.',
+        at: this.now(),
+      });
+    }
+    return { id: note.id, text: note.text, category: note.category, already: existing !== undefined };
   }
 }

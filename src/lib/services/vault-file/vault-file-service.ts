@@ -12,6 +12,7 @@ import type {
   VaultFileStatus,
 } from '../../core/api/vault-file';
 import { SYNC_FILE_NAME } from '../../core/api/vault-file';
+import { vaultScoped } from '../../core/api/vaults';
 import { fail, isVaultError } from '../../core/errors';
 import type { DeriveKeyFn, KdfChoice } from '../../core/vaultfile/kdf';
 import type { Vault } from '../../store/vault';
@@ -39,13 +40,18 @@ export interface VaultFileServiceOptions {
   kdf?: KdfChoice;
   locks?: LockManager;
   now?: () => number;
+  /** This vault's file in a sync folder (each vault has its own, core/api/vaults.ts; default the Personal vault's). */
+  syncFileName?: Promise<string> | string;
 }
 
 export type VaultFileService = Omit<VaultFileApi, 'ready' | 'ping'>;
 
-/** Held while a vault file is restored or merged (and while the vault is rolled back to a checkpoint). */
-export const VAULT_FILE_LOCK = 'engram-vault-file';
-const LOCK_NAME = VAULT_FILE_LOCK;
+/**
+ * One export or import of a vault's file at a time across tabs, per vault (vaults never wait for each
+ * other); a roll-back to a checkpoint holds it too (notes/curation-service.ts).
+ */
+export const vaultFileLockName = (dbName: string): string => vaultScoped('engram-vault-file', dbName);
+const lockName = vaultFileLockName;
 
 /** A progress callback that never throws into the operation (the page may have gone away). */
 function safeProgress(onProgress: VaultFileProgressFn | undefined): VaultFileProgressFn | undefined {
@@ -132,7 +138,8 @@ export class VaultFileServiceImpl implements VaultFileService {
     const controller = new AbortController();
     this.running.set(opId, controller);
     try {
-      const done = await whileHolding(this.options.locks, LOCK_NAME, async () => ({ value: await work(controller.signal) }));
+      const { name } = (await this.opening).db;
+      const done = await whileHolding(this.options.locks, lockName(name), async () => ({ value: await work(controller.signal) }));
       if (!done) fail('vault/failed', 'Another tab is exporting or importing the vault file; try again when it has finished.', BUSY);
       return done.value;
     } finally {
@@ -168,7 +175,8 @@ export class VaultFileServiceImpl implements VaultFileService {
     onProgress?: VaultFileProgressFn,
   ) {
     const result: SyncResult = { merged: null, written: null, note: 'The folder holds no vault file yet.' };
-    const existing = await folder.getFileHandle(SYNC_FILE_NAME).then(
+    const fileName = await (this.options.syncFileName ?? SYNC_FILE_NAME);
+    const existing = await folder.getFileHandle(fileName).then(
       (handle) => handle.getFile(),
       () => null,
     );
@@ -186,7 +194,7 @@ export class VaultFileServiceImpl implements VaultFileService {
     const changed = await changedSinceMark(vault.db, await vault.settings.get('vault.exportMark'), await vaultCounts(vault.db));
     if (request.write && (!existing || changed)) {
       const exported = await this.#startExport(vault, { vectors: false, passphrase: request.passphrase }, signal, onProgress);
-      const handle = await folder.getFileHandle(SYNC_FILE_NAME, { create: true });
+      const handle = await folder.getFileHandle(fileName, { create: true });
       const hashed = await digestingStream(exported.stream);
       const counted = countingStream(hashed.stream);
       // A writable writes to a swap file and replaces the old file only on close: a failure or a

@@ -5,15 +5,21 @@
  * worker for notes and settings), which hold the locks and roll back interrupted work.
  */
 import type { ConversationRecord, HistoryRecord, ImportRecord, MessageRecord, NoteRecord } from '../../core/records';
+import type { MarkdownInput } from '../../core/markdown/pages';
 import type { SettingsShape } from '../settings-repo';
+import type { VaultEntry } from '../../core/api/vaults';
 import { openVault, type Vault } from '../vault';
+import { VaultRegistry } from '../vault-registry';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
 import { readExtractionProgress, type ExtractionProgress } from './extraction-view';
 import { readInbox, reviewedSince, type InboxGroup } from './inbox-view';
+import { loadMarkdownInput } from './markdown-view';
+import { readOverview, type ArchiveOverview } from './overview-view';
 
 export type { ConversationInsight } from './conversation-insight';
 export type { ExtractionProgress } from './extraction-view';
 export type { InboxCounts, InboxGroup, InboxItem } from './inbox-view';
+export type { ArchiveOverview } from './overview-view';
 
 export interface VaultCounts {
   conversations: number;
@@ -85,13 +91,34 @@ export class VaultViews {
   recentImports(limit: number): Promise<ImportRecord[]> {
     return this.vault.imports.recent(limit);
   }
+
+  /** The Overview screen: the archive by month, its topics and the subjects' thread maps. */
+  overview(): Promise<ArchiveOverview> {
+    return readOverview(this.vault);
+  }
+
+  /** What the Markdown export writes: kept notes and the conversations they came from. */
+  markdownInput(): Promise<MarkdownInput> {
+    return loadMarkdownInput(this.vault);
+  }
 }
 
+let bound: string | null = null;
 let opening: Promise<VaultViews> | null = null;
 
-/** The page's one read-only view of the vault (its own database connection). */
+/**
+ * Binds the page's views to the vault open in this tab (once, before any view is read: the page
+ * reloads to switch vaults, so no view ever reads two vaults).
+ */
+export function bindVaultViews(dbName: string): void {
+  if (bound !== null && bound !== dbName) throw new Error(`The views are bound to ${bound}; reload to open ${dbName}.`);
+  bound = dbName;
+}
+
+/** The page's one read-only view of the vault open in this tab (its own database connection). */
 export function vaultViews(): Promise<VaultViews> {
-  opening ??= openVault().then((vault) => {
+  if (bound === null) return Promise.reject(new Error('No vault is open in this tab yet.'));
+  opening ??= openVault(bound).then((vault) => {
     // Another tab upgrading the schema: let it, and ask for a reload rather than block it.
     vault.db.on('versionchange', () => {
       vault.db.close();
@@ -100,4 +127,13 @@ export function vaultViews(): Promise<VaultViews> {
     return new VaultViews(vault);
   });
   return opening;
+}
+
+let registry: VaultRegistry | null = null;
+
+/** The list of vaults (read only: an empty registry reads as Personal alone), for the switcher and the "which vault" choices. */
+export function vaultsView(): { list(): Promise<VaultEntry[]> } {
+  registry ??= new VaultRegistry();
+  const reading = registry;
+  return { list: () => reading.peek() };
 }

@@ -1,0 +1,93 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ImportPage } from './pages/import';
+import { InboxPage } from './pages/inbox';
+import { MOSS_TEA, MOSS_TRANSCRIPT } from './recall-fixtures';
+
+/**
+ * axe-core (through @axe-core/playwright 4.14) on every screen, with an empty vault and a filled
+ * one, in the light and the dark theme: no serious or critical violation of WCAG 2.1 A/AA rules.
+ */
+
+const SCREENS = ['/', '/overview', '/import', '/inbox', '/notes', '/conversations', '/capture', '/settings'] as const;
+
+interface Found {
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+async function seriousViolations(page: Page): Promise<Found[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // Screens fill in from the workers; let them settle before judging.
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+}
+
+async function checkEveryScreen(page: Page, extra: string[] = []): Promise<Record<string, Found[]>> {
+  const found: Record<string, Found[]> = {};
+  for (const path of [...SCREENS, ...extra]) {
+    await open(page, path);
+    const violations = await seriousViolations(page);
+    if (violations.length > 0) found[path] = violations;
+  }
+  return found;
+}
+
+const TRANSCRIPT = [
+  'User: My Japanese maple stands in a small courtyard garden. When should I prune it?',
+  'Assistant: Prune Japanese maples in late winter while they are dormant. Never remove more than a quarter of the canopy in one year.',
+  "User: I've decided to prune the maple in late February. I need to buy sharp bypass pruners first.",
+  'Assistant: Is the soil acidic? Moss prefers acidic, shaded soil.',
+].join('\n');
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`${scheme} theme`, () => {
+    test.use({ colorScheme: scheme });
+
+    test(`every screen of an empty vault has no serious or critical axe violation (${scheme})`, async ({ page }) => {
+      // Eight screens, each waiting for the network to settle and then running axe.
+      test.setTimeout(120_000);
+      expect(await checkEveryScreen(page)).toEqual({});
+    });
+
+    test(`every screen of a filled vault has no serious or critical axe violation (${scheme})`, async ({ page }) => {
+      test.setTimeout(120_000);
+      const importPage = new ImportPage(page);
+      await importPage.open();
+      for (const text of [TRANSCRIPT, MOSS_TRANSCRIPT, MOSS_TEA]) {
+        await importPage.paste(text);
+        await expect(page.getByTestId('import-report')).toBeVisible({ timeout: 60_000 });
+      }
+      const inbox = new InboxPage(page);
+      await inbox.open();
+      await inbox.waitForCandidates();
+      await inbox.press('a');
+      await expect(page.getByTestId('undo-toast').last()).toContainText('Kept');
+
+      const found = await checkEveryScreen(page);
+      // A conversation's page, and Recall with an answer on screen.
+      await open(page, '/conversations');
+      await page.getByTestId('conversation-item').first().getByRole('link').first().click();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      const conversation = await seriousViolations(page);
+      if (conversation.length > 0) found['/conversations/[id]'] = conversation;
+      await open(page, '/');
+      await page.getByTestId('recall-input').fill('what soil does the moss want');
+      await page.getByTestId('recall-input').press('Enter');
+      await expect(page.getByTestId('recall-summary')).toBeVisible({ timeout: 30_000 });
+      const recall = await seriousViolations(page);
+      if (recall.length > 0) found['/ (answer)'] = recall;
+      expect(found).toEqual({});
+    });
+  });
+}
