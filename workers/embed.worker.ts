@@ -4,9 +4,11 @@ import '../src/lib/trusted-types';
 import * as Comlink from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { choiceId } from '../src/lib/core/api/embedder';
+import { rerankerId } from '../src/lib/core/api/reranker';
 import type { EmbedApi } from '../src/lib/core/api/embed-api';
 import { fail } from '../src/lib/core/errors';
 import { TransformersEmbedder } from '../src/lib/models/transformers-embedder';
+import { TransformersReranker } from '../src/lib/models/transformers-reranker';
 import { downloadTracker } from '../src/lib/services/index/embedder-host';
 import { exposeApi } from './expose';
 
@@ -18,6 +20,7 @@ import { exposeApi } from './expose';
  * script-src allows 'self' and 'wasm-unsafe-eval' only). Started by the index worker.
  */
 const models = new Map<string, TransformersEmbedder>();
+const rerankers = new Map<string, TransformersReranker>();
 let loading: Promise<unknown> = Promise.resolve();
 
 const api: EmbedApi = {
@@ -56,8 +59,35 @@ const api: EmbedApi = {
   },
   async unload(id) {
     const embedder = models.get(id);
+    const reranker = rerankers.get(id);
     models.delete(id);
+    rerankers.delete(id);
     await embedder?.dispose();
+    await reranker?.dispose();
+  },
+  loadReranker(choice, onProgress) {
+    const run = loading.then(async () => {
+      const id = rerankerId(choice);
+      let reranker = rerankers.get(id);
+      if (!reranker) {
+        reranker = await TransformersReranker.load({
+          model: choice.spec,
+          source: choice.origin === 'hub' ? { kind: 'remote' } : { kind: 'local', path: choice.path ?? '/' },
+          device: 'auto',
+          wasmPaths: { wasm: ortWasmUrl },
+          onProgress: downloadTracker(id, (download) => onProgress(download)),
+        });
+        rerankers.set(id, reranker);
+      }
+      return { id, dims: 0, device: reranker.device };
+    });
+    loading = run.catch(() => undefined);
+    return run;
+  },
+  async rerank(id, query, passages) {
+    const reranker = rerankers.get(id);
+    if (!reranker) fail('embed/unavailable', `The reranker ${id} is not loaded in the embed worker.`);
+    return reranker.score(query, passages);
   },
 };
 

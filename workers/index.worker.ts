@@ -3,9 +3,10 @@
 import '../src/lib/trusted-types';
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../src/lib/core/api/embedder';
+import type { RerankerChoice } from '../src/lib/core/api/reranker';
 import type { LlmPort } from '../src/lib/core/api/llm-port';
 import { newId } from '../src/lib/core/ids';
-import { cacheModelLibrary } from '../src/lib/models/model-library';
+import { cacheModelLibrary, cacheRerankerLibrary } from '../src/lib/models/model-library';
 import { embedWorkerHost } from '../src/lib/services/index/embed-worker-host';
 import { IndexHost } from '../src/lib/services/index/index-host';
 import { openIndexCache } from '../src/lib/store/vector-index-manifest';
@@ -40,6 +41,16 @@ exposeApi(
         registry: {
           get: async () => (await blobs.get<EmbedderChoice[]>('models:provided')) ?? [],
           set: (choices) => blobs.put('models:provided', choices),
+        },
+      }),
+    rerankerLibrary: ({ blobs }) =>
+      cacheRerankerLibrary({
+        caches: self.caches,
+        fetch: self.fetch.bind(self),
+        origin: self.location.origin,
+        registry: {
+          get: async () => (await blobs.get<RerankerChoice[]>('rerankers:provided')) ?? [],
+          set: (choices) => blobs.put('rerankers:provided', choices),
         },
       }),
     embedderHost: () => embedWorkerHost(() => new Worker(new URL('./embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' })),

@@ -4,7 +4,14 @@
  * index service and the recall service, services/eval/locomo.ts), per mode and category, with
  * latency. JSON is the report shape of the issue, exactly.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { RerankerModelSpec } from '../../lib/core/api/reranker';
+import { StageBreakers } from '../../lib/core/breaker/circuit-breaker';
+import type { ModelStageReport, StageFigures } from '../../lib/core/recall/eval-models';
+import { OpenAiCompatibleLlm } from '../../lib/models/openai-compatible-llm';
+import { TransformersReranker } from '../../lib/models/transformers-reranker';
 import { vaultError, VaultFailure } from '../../lib/core/errors';
 import { EVAL_MODES, type EvalMode, type LocomoReport } from '../../lib/core/recall/eval-locomo';
 import { parseLocomo } from '../../lib/core/recall/locomo-data';
@@ -15,7 +22,19 @@ import { RECENCY_FOR_ARCHIVES, runLocomo } from '../../lib/services/eval/locomo'
 import { loadHnswlibQuietly } from './hnswlib-node';
 
 export const EVAL_LOCOMO_USAGE =
-  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--json]';
+  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--json]\n' +
+  '  [--llm-endpoint http://127.0.0.1:PORT [--model NAME] [--gate-timeout-ms N]] [--reranker PATH]: the model stages in the funnel mode\n' +
+  '  (intent, decomposition and fit-gate through a local OpenAI-compatible server; a cross-encoder from a folder), with their figures';
+
+/** A cross-encoder folder as the CLI names it (the folder holding config.json and onnx/). */
+async function loadReranker(path: string): Promise<TransformersReranker> {
+  const folder = resolve(path);
+  if (!existsSync(join(folder, 'config.json')))
+    throw new UsageError(`--reranker names a folder holding config.json and onnx/ (not found in ${folder}).`);
+  const dtype = existsSync(join(folder, 'onnx', 'model_quantized.onnx')) ? 'q8' : 'fp32';
+  const spec: RerankerModelSpec = { modelId: basename(folder), dtype };
+  return TransformersReranker.load({ model: spec, source: { kind: 'local', path: dirname(folder) } });
+}
 
 function modesOf(value: string | undefined): EvalMode[] {
   if (value === undefined) return [...EVAL_MODES];
@@ -46,6 +65,10 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
     vectors: { type: 'string' },
     recency: { type: 'string' },
     samples: { type: 'string' },
+    'llm-endpoint': { type: 'string' },
+    model: { type: 'string' },
+    'gate-timeout-ms': { type: 'string' },
+    reranker: { type: 'string' },
   });
   const file = positionals[1];
   if (!file) throw new UsageError('Give the LoCoMo JSON file to evaluate on.');
@@ -54,16 +77,53 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
   const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'hnsw', 'vectors');
   const recency = oneOf(values.recency, ['on', 'off'] as const, RECENCY_FOR_ARCHIVES ? 'on' : 'off', 'recency') === 'on';
   const modes = modesOf(values.modes);
+  if (values.model !== undefined && !values['llm-endpoint']) throw new UsageError('--model needs --llm-endpoint.');
+  const gateTimeoutMs =
+    values['gate-timeout-ms'] === undefined ? undefined : intList(values['gate-timeout-ms'], [15_000], 'gate-timeout-ms')[0];
   const samples = await readSamples(file, values.samples);
+  const llm = values['llm-endpoint']
+    ? new OpenAiCompatibleLlm({ baseUrl: values['llm-endpoint'], model: values.model ?? 'default' })
+    : null;
+  const reranker = values.reranker ? await loadReranker(values.reranker) : null;
+  const models =
+    llm || reranker
+      ? { llm, reranker, breakers: new StageBreakers({ now: () => Date.now() }), ...(gateTimeoutMs ? { gateTimeoutMs } : {}) }
+      : undefined;
   await loadHnswlibQuietly();
   const started = performance.now();
-  const { report, diagnostics, vectors: used } = await runLocomo(samples, { ks, budgets, modes, vectors, recency });
+  const run = await runLocomo(samples, { ks, budgets, modes, vectors, recency, ...(models ? { models } : {}) });
+  const { report, diagnostics, vectors: used } = run;
   const seconds = (performance.now() - started) / 1000;
   const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}; ${seconds.toFixed(1)} s`;
   const notes = [
     `${diagnostics.skippedQuestions} answerable questions skipped (no resolvable evidence); unreadable evidence ids: ${diagnostics.malformedEvidence.map((m) => JSON.stringify(m)).join(', ') || 'none'}`,
   ];
-  return { json: report, text: formatLocomoReport(report, ks, budgets, [settings, ...notes]) };
+  await reranker?.dispose();
+  if (!run.models) return { json: report, text: formatLocomoReport(report, ks, budgets, [settings, ...notes]) };
+  const { stages, ...summary } = run.models;
+  return {
+    json: { ...report, models: summary, stages },
+    text: [formatLocomoReport(report, ks, budgets, [settings, ...notes]), ...formatModelStages(run.models)].join('\n'),
+  };
+}
+
+const ms = (x: number | null) => (x === null ? '-' : x.toFixed(0));
+const rate = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)} %`);
+
+/** The model stages' figures as text (the JSON has them as `models` and `stages`). */
+export function formatModelStages(m: ModelStageReport): string[] {
+  const row = (name: string, f: StageFigures) =>
+    `  ${name.padEnd(10)} ${String(f.calls).padStart(6)} ${String(f.failures).padStart(8)} ${String(f.skipped).padStart(8)} ${String(f.breakerOpened).padStart(8)} ${ms(f.p50Ms).padStart(7)} ${ms(f.p95Ms).padStart(7)}`;
+  const g = m.gate;
+  return [
+    `Model stages (funnel mode only; the other modes ran without models): LLM ${m.llm ?? 'none'}; reranker ${m.reranker ?? 'none'}`,
+    '  stage       calls failures  skipped  opened  p50 ms  p95 ms',
+    row('intent', m.stages.intent),
+    row('decompose', m.stages.decompose),
+    row('gate', m.stages.gate),
+    row('rerank', m.stages.rerank),
+    `Fit-gate against the evidence: ${g.judged} candidates judged; agreement ${rate(g.agreement)}; evidence kept ${rate(g.evidenceKept)}; noise dropped ${rate(g.noiseDropped)} (kept ${g.keptWithEvidence}+${g.keptWithoutEvidence}, dropped ${g.droppedWithEvidence}+${g.droppedWithoutEvidence}: with+without evidence)`,
+  ];
 }
 
 const f3 = (x: number | undefined) => (x === undefined ? '  -  ' : x.toFixed(3));

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { EntityLinks, IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
 import type { LlmInfo } from '../core/api/llm-port';
+import type { RerankerChoice, RerankerEntry } from '../core/api/reranker';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
 import { vaultWorkerName } from '../core/api/vaults';
 import type { Result } from '../core/errors';
@@ -16,6 +17,7 @@ import { vaultSession } from './vault-session.svelte';
 export class IndexClient {
   status = $state<IndexStatus | null>(null);
   models = $state<ModelEntry[]>([]);
+  rerankers = $state<RerankerEntry[]>([]);
   connection = $state<'starting' | 'ready' | 'failed'>('starting');
   private readonly rpc: RpcClient<IndexApi>;
   // Listeners, not reactive state.
@@ -65,6 +67,29 @@ export class IndexClient {
 
   async refreshModels(): Promise<void> {
     this.models = await this.rpc.call('models', []);
+  }
+
+  async refreshRerankers(): Promise<void> {
+    this.rerankers = await this.rpc.call('rerankers', []);
+  }
+
+  /** Recall's cross-encoder from now on (null: none); resolves once it loaded (a first download can take long). */
+  async useReranker(choice: RerankerChoice | null): Promise<void> {
+    await this.rpc.call('useReranker', [choice ? ($state.snapshot(choice) as RerankerChoice) : null], 60 * 60_000);
+    await this.refreshRerankers();
+  }
+
+  async deleteReranker(rerankerId: string): Promise<void> {
+    await this.rpc.call('deleteReranker', [rerankerId]);
+    await this.refreshRerankers();
+  }
+
+  /** Stores a cross-encoder folder's files (or one ZIP) for offline use and lists it. */
+  async importRerankerFiles(files: readonly File[]): Promise<RerankerEntry> {
+    const inputs: ModelFileInput[] = files.map((f) => ({ path: f.webkitRelativePath || f.name, blob: f }));
+    const entry = await this.rpc.call('importRerankerFiles', [inputs], 10 * 60_000);
+    await this.refreshRerankers();
+    return entry;
   }
 
   pause(): Promise<void> {

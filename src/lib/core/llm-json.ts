@@ -8,11 +8,15 @@
 import { z } from 'zod';
 import type { Llm, LlmMessage } from './api/llm';
 import { isVaultError, toVaultError, vaultError, type VaultError } from './errors';
+import type { BreakerStatus } from './breaker/circuit-breaker';
+import { guardCall, type StageGuard } from './breaker/stage-guard';
 
-export type LlmFailure = 'no-llm' | 'timeout' | 'invalid-output' | 'error' | 'cancelled';
+/** `breaker-open`: the stage's circuit breaker bypassed the model without calling it. */
+export type LlmFailure = 'no-llm' | 'timeout' | 'invalid-output' | 'error' | 'cancelled' | 'breaker-open';
 
 export type LlmJsonOutcome<T> =
-  { ok: true; value: T; ms: number } | { ok: false; reason: LlmFailure; message: string; ms: number; error?: VaultError };
+  | { ok: true; value: T; ms: number }
+  | { ok: false; reason: LlmFailure; message: string; ms: number; error?: VaultError; breaker?: BreakerStatus };
 
 export interface LlmJsonOptions {
   timeoutMs: number;
@@ -20,6 +24,8 @@ export interface LlmJsonOptions {
   signal?: AbortSignal;
   /** Monotonic clock in ms (performance.now in the app); only used to report how long the call took. */
   clock?: () => number;
+  /** The stage's circuit breaker: an open one bypasses the call; every call's end is recorded. */
+  guard?: StageGuard;
 }
 
 /** The JSON Schema handed to the model: zod's export without the `$schema` key some engines reject. */
@@ -77,7 +83,31 @@ function classify(thrown: unknown, timedOut: boolean, cancelled: boolean): { rea
   return { reason: 'error', error };
 }
 
+/**
+ * One structured call; under `options.guard` the stage's breaker is asked first and told how the
+ * call ended (timeouts, errors and invalid answers are failures; a cancellation is neither).
+ */
 export async function completeJson<T>(
+  llm: Llm | null | undefined,
+  messages: readonly LlmMessage[],
+  schema: z.ZodType<T>,
+  options: LlmJsonOptions,
+): Promise<LlmJsonOutcome<T>> {
+  if (!llm || !options.guard) return callJson(llm, messages, schema, options);
+  const guarded = await guardCall(
+    options.guard,
+    () => callJson(llm, messages, schema, options),
+    (outcome) => ({
+      outcome: outcome.ok ? 'ok' : outcome.reason === 'cancelled' ? 'cancelled' : 'failed',
+      reason: outcome.ok ? null : outcome.message,
+      ms: outcome.ms,
+    }),
+  );
+  if (guarded.admitted) return guarded.value;
+  return { ok: false, reason: 'breaker-open', message: guarded.message, ms: 0, breaker: guarded.status };
+}
+
+async function callJson<T>(
   llm: Llm | null | undefined,
   messages: readonly LlmMessage[],
   schema: z.ZodType<T>,

@@ -6,6 +6,7 @@
  */
 import { unzipSync } from 'fflate';
 import type { EmbeddingModelSpec, ModelDtype, Pooling } from '../core/api/embedder';
+import type { RerankerModelSpec } from '../core/api/reranker';
 import { fail } from '../core/errors';
 
 export interface ModelFile {
@@ -66,6 +67,42 @@ function json(files: readonly ModelFile[], path: string): Record<string, unknown
   } catch {
     fail('input/invalid', `${path} in the model folder is not valid JSON.`);
   }
+}
+
+function modelIdOf(name: string): string {
+  const id =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/gu, '-')
+      .replace(/^[-.]+|[-.]+$/gu, '') || 'model';
+  return `local/${id}`;
+}
+
+function dtypeOf(files: readonly ModelFile[], override: ModelDtype | undefined): ModelDtype {
+  const dtype = override ?? DTYPE_FILES.find(([, path]) => files.some((f) => f.path === path))?.[0];
+  if (!dtype) fail('input/invalid', 'The model folder has no ONNX weights (onnx/model.onnx or onnx/model_quantized.onnx).');
+  return dtype;
+}
+
+/**
+ * A provided cross-encoder: an ONNX export of a sequence-classification model with one relevance
+ * output (config.json names a *ForSequenceClassification architecture, or says one label).
+ */
+export function describeReranker(name: string, files: readonly ModelFile[], overrides: Partial<RerankerModelSpec> = {}): RerankerModelSpec {
+  const config = json(files, 'config.json');
+  if (!files.some((f) => f.path === 'tokenizer.json')) fail('input/invalid', 'The model folder has no tokenizer.json.');
+  const dtype = dtypeOf(files, overrides.dtype);
+  const architectures = Array.isArray(config?.architectures) ? (config.architectures as unknown[]).map(String) : [];
+  const labels =
+    config?.id2label && typeof config.id2label === 'object' ? Object.keys(config.id2label).length : Number(config?.num_labels ?? NaN);
+  const classifier = architectures.some((a) => a.endsWith('ForSequenceClassification')) || labels === 1;
+  if (!classifier) {
+    fail(
+      'input/invalid',
+      'This is not a cross-encoder: config.json names no *ForSequenceClassification architecture (choose a reranker export).',
+    );
+  }
+  return { modelId: overrides.modelId ?? modelIdOf(name), dtype, params: null, downloadBytes: null, description: 'provided files' };
 }
 
 /** What the vault needs to run the model; `overrides` win (e.g. a query prefix the files cannot tell). */

@@ -8,8 +8,10 @@
  */
 import type { EmbedderChoice, EmbeddingModelSpec } from '../core/api/embedder';
 import type { ModelFileInput } from '../core/api/index-api';
-import { describeModel, type ModelFile, modelRoot, unzipModel } from './model-files';
+import type { RerankerChoice, RerankerModelSpec } from '../core/api/reranker';
+import { describeModel, describeReranker, type ModelFile, modelRoot, unzipModel } from './model-files';
 import { DEFAULT_EMBEDDING_MODEL, TINY_TEST_MODEL } from './embedding-models';
+import { hubRerankerChoices, TINY_TEST_RERANKER } from './reranker-models';
 
 export const MODEL_CACHE = 'transformers-cache';
 export const HUB = 'https://huggingface.co/';
@@ -23,39 +25,47 @@ export interface ModelFilesSize {
   files: number;
 }
 
-export interface ModelLibrary {
-  /** Neural models to offer: the default hub model, a test model the app serves, provided ones. */
-  known(): Promise<EmbedderChoice[]>;
+/**
+ * The neural models of one kind this browser can run and their cached files: the embedders
+ * (`cacheModelLibrary`) and the rerankers (`cacheRerankerLibrary`) share it all but the list of
+ * hub models, the test model and how a provided folder is described.
+ */
+export interface ModelLibraryOf<C, S> {
+  /** Models to offer: the hub models, a test model the app serves, provided ones. */
+  known(): Promise<C[]>;
   /** Bytes and files of a model in the cache (zero when not cached). */
-  size(choice: EmbedderChoice): Promise<ModelFilesSize>;
-  remove(choice: EmbedderChoice): Promise<void>;
-  importFiles(files: readonly ModelFileInput[], overrides?: Partial<EmbeddingModelSpec>): Promise<EmbedderChoice>;
+  size(choice: C): Promise<ModelFilesSize>;
+  remove(choice: C): Promise<void>;
+  importFiles(files: readonly ModelFileInput[], overrides?: Partial<S>): Promise<C>;
 }
 
-export interface ChoiceRegistry {
-  get(): Promise<EmbedderChoice[]>;
-  set(choices: EmbedderChoice[]): Promise<void>;
+export type ModelLibrary = ModelLibraryOf<EmbedderChoice, EmbeddingModelSpec>;
+export type RerankerLibrary = ModelLibraryOf<RerankerChoice, RerankerModelSpec>;
+
+export interface ChoiceRegistry<C = EmbedderChoice> {
+  get(): Promise<C[]>;
+  set(choices: C[]): Promise<void>;
 }
 
-export interface LibraryDeps {
+export interface LibraryDeps<C = EmbedderChoice> {
   caches: CacheStorage;
   fetch: typeof fetch;
   /** The app's origin, e.g. `http://127.0.0.1:4173`. */
   origin: string;
   /** Provided models, remembered across sessions. */
-  registry: ChoiceRegistry;
+  registry: ChoiceRegistry<C>;
 }
 
 /** The URL prefix every cached file of a model starts with. */
-export function cachePrefix(choice: EmbedderChoice, origin: string): string | null {
+export function cachePrefix(choice: EmbedderChoice | RerankerChoice, origin: string): string | null {
   if (choice.kind === 'lexical') return null;
   if (choice.origin === 'hub') return `${HUB}${choice.spec.modelId}/resolve/`;
   return `${origin}${choice.path ?? '/'}${choice.spec.modelId}/`;
 }
 
-function sameModel(a: EmbedderChoice, b: EmbedderChoice): boolean {
+function sameModel(a: EmbedderChoice | RerankerChoice, b: EmbedderChoice | RerankerChoice): boolean {
   if (a.kind === 'lexical' || b.kind === 'lexical') return a.kind === b.kind;
-  return a.spec.modelId === b.spec.modelId && a.spec.dtype === b.spec.dtype && a.origin === b.origin;
+  return a.kind === b.kind && a.spec.modelId === b.spec.modelId && a.spec.dtype === b.spec.dtype && a.origin === b.origin;
 }
 
 async function readInputs(files: readonly ModelFileInput[]): Promise<ModelFile[]> {
@@ -64,16 +74,25 @@ async function readInputs(files: readonly ModelFileInput[]): Promise<ModelFile[]
   return read;
 }
 
-export function cacheModelLibrary(deps: LibraryDeps): ModelLibrary {
+interface LibraryKind<C extends EmbedderChoice | RerankerChoice, S> {
+  /** Hub models offered whatever the cache holds. */
+  hub(): C[];
+  /** The generated test model, when the app serves it. */
+  test: { modelId: string; choice: () => C };
+  /** A provided folder as a choice stored under PROVIDED_MODELS_PATH. */
+  describe(name: string, files: ModelFile[], overrides: Partial<S> | undefined): C;
+}
+
+function cacheLibrary<C extends EmbedderChoice | RerankerChoice, S>(deps: LibraryDeps<C>, kind: LibraryKind<C, S>): ModelLibraryOf<C, S> {
   const open = () => deps.caches.open(MODEL_CACHE);
   const keysUnder = async (prefix: string) => (await (await open()).keys()).filter((r) => r.url.startsWith(prefix));
 
-  async function testModel(): Promise<EmbedderChoice | null> {
+  async function testModel(): Promise<C | null> {
     try {
-      const response = await deps.fetch(`${TEST_MODELS_PATH}${TINY_TEST_MODEL.modelId}/config.json`);
+      const response = await deps.fetch(`${TEST_MODELS_PATH}${kind.test.modelId}/config.json`);
       if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return null;
       await response.json();
-      return { kind: 'transformers', spec: TINY_TEST_MODEL, origin: 'origin', path: TEST_MODELS_PATH };
+      return kind.test.choice();
     } catch {
       return null;
     }
@@ -81,7 +100,7 @@ export function cacheModelLibrary(deps: LibraryDeps): ModelLibrary {
 
   return {
     async known() {
-      const out: EmbedderChoice[] = [{ kind: 'transformers', spec: DEFAULT_EMBEDDING_MODEL, origin: 'hub' }];
+      const out: C[] = kind.hub();
       const test = await testModel();
       if (test) out.push(test);
       for (const provided of await deps.registry.get()) if (!out.some((c) => sameModel(c, provided))) out.push(provided);
@@ -105,14 +124,13 @@ export function cacheModelLibrary(deps: LibraryDeps): ModelLibrary {
       if (!prefix) return;
       const cache = await open();
       for (const key of await keysUnder(prefix)) await cache.delete(key);
-      if (choice.kind === 'transformers' && choice.origin === 'files') {
+      if (choice.kind !== 'lexical' && choice.origin === 'files') {
         await deps.registry.set((await deps.registry.get()).filter((c) => !sameModel(c, choice)));
       }
     },
     async importFiles(inputs, overrides) {
       const { name, files } = modelRoot(await readInputs(inputs));
-      const spec = describeModel(name, files, overrides);
-      const choice: EmbedderChoice = { kind: 'transformers', spec, origin: 'files', path: PROVIDED_MODELS_PATH };
+      const choice = kind.describe(name, files, overrides);
       const cache = await open();
       for (const file of files) {
         const headers = {
@@ -128,8 +146,41 @@ export function cacheModelLibrary(deps: LibraryDeps): ModelLibrary {
   };
 }
 
+export function cacheModelLibrary(deps: LibraryDeps): ModelLibrary {
+  return cacheLibrary<EmbedderChoice, EmbeddingModelSpec>(deps, {
+    hub: () => [{ kind: 'transformers', spec: DEFAULT_EMBEDDING_MODEL, origin: 'hub' }],
+    test: {
+      modelId: TINY_TEST_MODEL.modelId,
+      choice: () => ({ kind: 'transformers', spec: TINY_TEST_MODEL, origin: 'origin', path: TEST_MODELS_PATH }),
+    },
+    describe: (name, files, overrides) => ({
+      kind: 'transformers',
+      spec: describeModel(name, files, overrides),
+      origin: 'files',
+      path: PROVIDED_MODELS_PATH,
+    }),
+  });
+}
+
+/** The rerankers: the hub list (reranker-models.ts), the generated test cross-encoder, provided ones. */
+export function cacheRerankerLibrary(deps: LibraryDeps<RerankerChoice>): RerankerLibrary {
+  return cacheLibrary<RerankerChoice, RerankerModelSpec>(deps, {
+    hub: hubRerankerChoices,
+    test: {
+      modelId: TINY_TEST_RERANKER.modelId,
+      choice: () => ({ kind: 'reranker', spec: TINY_TEST_RERANKER, origin: 'origin', path: TEST_MODELS_PATH }),
+    },
+    describe: (name, files, overrides) => ({
+      kind: 'reranker',
+      spec: describeReranker(name, files, overrides),
+      origin: 'files',
+      path: PROVIDED_MODELS_PATH,
+    }),
+  });
+}
+
 /** Node (CLI, tests): no browser cache; the models a caller names. */
-export function staticModelLibrary(choices: EmbedderChoice[]): ModelLibrary {
+export function staticModelLibrary<C = EmbedderChoice, S = EmbeddingModelSpec>(choices: C[]): ModelLibraryOf<C, S> {
   return {
     known: () => Promise.resolve(choices),
     size: () => Promise.resolve({ bytes: 0, files: 0 }),

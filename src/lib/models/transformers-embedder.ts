@@ -36,7 +36,7 @@ export interface TransformersEmbedderOptions {
   onProgress?: (progress: ModelLoadProgress) => void;
 }
 
-type WasmPaths = NonNullable<NonNullable<typeof env.backends.onnx.wasm>['wasmPaths']>;
+export type WasmPaths = NonNullable<NonNullable<typeof env.backends.onnx.wasm>['wasmPaths']>;
 
 interface Tensor {
   data: Float32Array | number[];
@@ -47,7 +47,8 @@ type Extractor = ((texts: string[], options: { pooling: 'mean' | 'cls'; normaliz
   dispose(): Promise<void>;
 };
 
-function configureEnvironment(source: ModelSource, wasmPaths: WasmPaths | undefined): void {
+/** transformers.js's global environment for a load (one load at a time: it is global). */
+export function configureEnvironment(source: ModelSource, wasmPaths: WasmPaths | undefined): void {
   if (source.kind === 'local') {
     env.allowRemoteModels = false;
     env.allowLocalModels = true;

@@ -1,6 +1,7 @@
 import { DEFAULT_REVIEW_SIZE, type InboxReview } from '../core/curate/inbox-order';
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { LlmChoice } from '../core/api/llm-port';
+import type { RerankerChoice } from '../core/api/reranker';
 import type { RetentionReport, SweepSummary } from '../core/api/curate-api';
 import type { VaultFileMark } from '../core/api/vault-file';
 import type { VaultDb } from './schema';
@@ -58,6 +59,8 @@ export interface SettingsShape {
   'device.recall.funnel': boolean;
   /** Copy to prompt adds the typed prompt after the package. */
   'device.recall.appendPrompt': boolean;
+  /** The cross-encoder of recall's second stage on this device (null: none, the first-stage order stands). */
+  'device.recall.reranker': RerankerChoice | null;
   /**
    * A line flagged as possible prompt injection: left out of the package with a marker naming its
    * source (`drop`, the default) or kept, quoted as data (`quote`).
@@ -105,6 +108,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.format': 'markdown',
   'device.recall.funnel': true,
   'device.recall.appendPrompt': false,
+  'device.recall.reranker': null,
   'device.recall.flaggedLines': 'drop',
   'llm.choice': null,
   'device.inbox.review': { size: DEFAULT_REVIEW_SIZE, cursorId: null },

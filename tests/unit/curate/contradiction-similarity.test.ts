@@ -33,6 +33,12 @@ describe('contradiction rules', () => {
     expect(detectConflict('Keep the budget under 41 euros.', 'Keep the budget under 50 euros.')?.kind).toBe('value-change');
   });
 
+  it('sees a one-digit value change (content words drop one-character tokens; numbers are read from every token)', () => {
+    expect(detectConflict('Keep the salt under 2 grams a day.', 'Keep the salt under 19 grams a day.')?.kind).toBe('value-change');
+    expect(detectConflict('The cat eats 3 meals a day.', 'The cat eats 2 meals a day.')?.differing.sort()).toEqual(['2', '3']);
+    expect(detectConflict('Caroline runs 5 km every Monday morning.', 'Melanie swims 8 km every Monday morning.')).toBeNull();
+  });
+
   it('sees no conflict between unrelated statements, agreeing statements, or two negations', () => {
     expect(detectConflict('The maple is not pruned in summer.', 'Sourdough does not need yeast.')).toBeNull();
     expect(detectConflict('Prune maples in late winter.', 'Maples are pruned in late winter.')).toBeNull();

@@ -152,6 +152,19 @@ describe('Bm25Index', () => {
     );
   });
 
+  it('counts only live documents in df: a replaced document is not counted twice, a removed one not at all', () => {
+    const index = new Bm25Index({}, split);
+    index.add('n', 'comet races sundays track');
+    index.add('n', 'comet races saturdays');
+    index.add('x', 'moss');
+    index.remove('x');
+    const { documents, terms, matched } = index.explain('comet track moss', ['n']);
+    expect(documents).toBe(1);
+    expect(terms.map((t) => t.df)).toEqual([1, 0, 0]);
+    for (const t of terms) expect(t.idf).toBeGreaterThan(0);
+    expect(matched.get('n')).toEqual([0]);
+  });
+
   it('gives an unknown term the highest idf', () => {
     const index = new Bm25Index({}, split);
     index.add('a', 'moss stone');

@@ -2,10 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeTestModel } from '../../../scripts/make-test-model';
+import { makeTestCrossEncoder, makeTestModel } from '../../../scripts/make-test-model';
+import type { RerankerChoice } from '../../../src/lib/core/api/reranker';
 import type { EmbedderChoice } from '../../../src/lib/core/api/embedder';
 import { describeModel, modelRoot } from '../../../src/lib/models/model-files';
-import { cacheModelLibrary, MODEL_CACHE, PROVIDED_MODELS_PATH } from '../../../src/lib/models/model-library';
+import { cacheModelLibrary, cacheRerankerLibrary, MODEL_CACHE, PROVIDED_MODELS_PATH } from '../../../src/lib/models/model-library';
 
 const ROOT = resolve('static/test-models');
 const ORIGIN = 'http://vault.test';
@@ -35,8 +36,8 @@ function memoryCaches() {
   return { stores, caches: { open } as unknown as CacheStorage, open };
 }
 
-function modelFiles(prefix: string): { path: string; blob: Blob }[] {
-  const dir = join(ROOT, 'tiny-bert');
+function modelFiles(prefix: string, folder = 'tiny-bert'): { path: string; blob: Blob }[] {
+  const dir = join(ROOT, folder);
   const out: { path: string; blob: Blob }[] = [];
   const walk = (at: string) => {
     for (const name of readdirSync(at)) {
@@ -63,6 +64,7 @@ function library() {
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'tiny-bert', 'onnx', 'model.onnx'))) makeTestModel(ROOT);
+  if (!existsSync(join(ROOT, 'tiny-cross-encoder', 'onnx', 'model.onnx'))) makeTestCrossEncoder(ROOT);
 });
 
 describe('model files a person provides', () => {
@@ -126,5 +128,66 @@ describe('model files a person provides', () => {
       { path: 'm/onnx/model.onnx', bytes },
     ]);
     expect(describeModel(quantized.name, quantized.files)).toMatchObject({ dims: 8, dtype: 'q8', modelId: 'local/m' });
+  });
+});
+
+describe('the reranker library (the same cache and list code as the embedders)', () => {
+  function rerankers() {
+    const memory = memoryCaches();
+    let registry: RerankerChoice[] = [];
+    const served = new Set(['/test-models/tiny-cross-encoder/config.json']);
+    const lib = cacheRerankerLibrary({
+      caches: memory.caches,
+      fetch: (input) =>
+        Promise.resolve(
+          served.has(String(input))
+            ? new Response('{}', { headers: { 'content-type': 'application/json' } })
+            : new Response('not found', { status: 404 }),
+        ),
+      origin: ORIGIN,
+      registry: { get: async () => registry, set: async (c) => void (registry = c) },
+    });
+    return { lib, memory, registry: () => registry };
+  }
+
+  it('lists the hub rerankers with their sizes, and the test cross-encoder the app serves', async () => {
+    const { lib } = rerankers();
+    const known = await lib.known();
+    expect(known.map((c) => `${c.origin}:${c.spec.modelId}`)).toEqual([
+      'hub:Xenova/ms-marco-TinyBERT-L-2-v2',
+      'hub:Xenova/ms-marco-MiniLM-L-6-v2',
+      'hub:Xenova/bge-reranker-base',
+      'origin:tiny-cross-encoder',
+    ]);
+    expect(known.filter((c) => c.origin === 'hub').every((c) => (c.spec.downloadBytes ?? 0) > 1_000_000)).toBe(true);
+  });
+
+  it('stores a provided cross-encoder ZIP in the model cache, sizes it and deletes it', async () => {
+    const { lib, memory, registry } = rerankers();
+    const zip = zipSync(
+      Object.fromEntries(
+        await Promise.all(
+          modelFiles('my-reranker/', 'tiny-cross-encoder').map(async (f) => [f.path, new Uint8Array(await f.blob.arrayBuffer())]),
+        ),
+      ),
+    );
+    const choice = await lib.importFiles([{ path: 'my-reranker.zip', blob: new Blob([zip]) }]);
+    expect(choice).toMatchObject({
+      kind: 'reranker',
+      spec: { modelId: 'local/my-reranker', dtype: 'fp32' },
+      origin: 'files',
+      path: PROVIDED_MODELS_PATH,
+    });
+    expect(registry()).toEqual([choice]);
+    expect((await lib.size(choice)).files).toBe(4);
+    expect((await lib.known()).at(-1)).toEqual(choice);
+    await lib.remove(choice);
+    expect(memory.stores.get(MODEL_CACHE)!.size).toBe(0);
+    expect(registry()).toEqual([]);
+  });
+
+  it('refuses an embedding model as a reranker, with a clear error', async () => {
+    const { lib } = rerankers();
+    await expect(lib.importFiles(modelFiles('tiny-bert/'))).rejects.toThrow(/not a cross-encoder/u);
   });
 });

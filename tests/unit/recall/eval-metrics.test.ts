@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   evidenceRecall,
+  holdsEvidence,
   packageTokens,
   packagePrecision,
   packByBudget,
@@ -43,8 +44,14 @@ describe('package precision and size', () => {
   it('is the share of package items holding at least one evidence turn; an empty package has none', () => {
     expect(packagePrecision(['D1:3'], ranked)).toBe(0.25);
     expect(packagePrecision(['D1:1', 'D2:2', 'D9:9'], ranked)).toBe(0.5);
+    expect(packagePrecision(['D1:1', 'D2:2', 'D1:2'], ranked)).toBe(0.75);
     expect(packagePrecision(['D9:9'], ranked)).toBe(0);
     expect(packagePrecision(['D1:1'], [])).toBeNull();
+  });
+
+  it('says whether one item holds any evidence turn', () => {
+    expect(holdsEvidence(['D1:3'], ranked[1]!)).toBe(true);
+    expect(holdsEvidence(['D1:3'], ranked[0]!)).toBe(false);
   });
 
   it('counts the tokens of every item', () => {

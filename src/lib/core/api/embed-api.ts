@@ -1,4 +1,5 @@
 import type { EmbedderChoice } from './embedder';
+import type { RerankerChoice } from './reranker';
 import type { ModelDownload } from './index-api';
 
 export interface LoadedModelInfo {
@@ -20,4 +21,8 @@ export interface EmbedApi {
   /** Vectors cross back as transferables. `query` adds the model's query prefix. */
   embed(id: string, texts: string[], mode: 'document' | 'query'): Promise<Float32Array[]>;
   unload(id: string): Promise<void>;
+  /** Loads a cross-encoder reranker (downloading and caching when needed); `dims` is 0. */
+  loadReranker(choice: RerankerChoice, onProgress: (download: ModelDownload) => void): Promise<LoadedModelInfo>;
+  /** One relevance score per passage for the query, in order (one batched call). */
+  rerank(id: string, query: string, passages: string[]): Promise<number[]>;
 }

@@ -4,9 +4,11 @@
  * read path needs (src/lib/core/recall/ports.ts). The main thread reaches it through comlink
  * (src/lib/client/indexer.svelte.ts); recall and extraction call the same API.
  */
+import type { BreakerStatus } from '../breaker/circuit-breaker';
 import type { Result } from '../errors';
 import type { VaultError } from '../errors';
 import type { EmbedderChoice, EmbeddingModelSpec } from './embedder';
+import type { RerankerChoice, RerankerEntry, RerankerState } from './reranker';
 import type { LlmInfo } from './llm-port';
 import type { JobProgress, JobSpec } from './jobs';
 import type { CandidateRecord } from '../recall/ports';
@@ -127,6 +129,12 @@ export interface IndexStatus {
   health: HealthReport | null;
   notices: IndexNotice[];
   work: { paused: boolean; running: JobProgress | null; pending: number };
+  /** Recall's cross-encoder on this device (null: none chosen). */
+  reranker?: RerankerState | null;
+  /** Its download, while it loads for the first time. */
+  rerankerDownload?: ModelDownload | null;
+  /** Model stages whose circuit breaker is open or probing (recall and extraction): bypassed until `retryAt`. */
+  breakers?: BreakerStatus[];
 }
 
 export interface ModelEntry {
@@ -204,6 +212,15 @@ export interface IndexApi {
   deleteModel(embedderId: string): Promise<void>;
   /** Stores a model folder's files (or one ZIP of an ONNX export) in the model cache for offline use. */
   importModelFiles(files: ModelFileInput[], overrides?: Partial<EmbeddingModelSpec>): Promise<ModelEntry>;
+
+  /** Rerankers this device can use for recall's second stage, with their cache state. */
+  rerankers(): Promise<RerankerEntry[]>;
+  /** Uses this reranker from now on (null: none); resolves when it is loaded or failed to load. */
+  useReranker(choice: RerankerChoice | null): Promise<void>;
+  /** Removes a reranker's cached files (recall goes on without one if it was in use). */
+  deleteReranker(rerankerId: string): Promise<void>;
+  /** Stores a cross-encoder folder's files (or one ZIP) in the model cache for offline use. */
+  importRerankerFiles(files: ModelFileInput[]): Promise<RerankerEntry>;
 
   /**
    * Lends a language model to this worker (recall's decomposition and fit-gate, the extraction

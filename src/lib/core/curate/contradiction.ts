@@ -113,11 +113,14 @@ export function detectConflict(a: string, b: string, options: ConflictOptions = 
     }
   }
 
-  const numsA = onlyA.filter((w) => NUMBER.test(w));
-  const numsB = onlyB.filter((w) => NUMBER.test(w));
+  // Numbers from every token: content words drop one-character tokens, so "2" -> "19" was unseen.
+  const numbersA = new Set(tokens(a).filter((t) => NUMBER.test(t)));
+  const numbersB = new Set(tokens(b).filter((t) => NUMBER.test(t)));
+  const numsA = [...numbersA].filter((n) => !numbersB.has(n));
+  const numsB = [...numbersB].filter((n) => !numbersA.has(n));
   // The same thing: besides the numbers, at most one word differs on each side ("Ann runs 5 km" and
   // "Bob runs 10 km" are two people, not a changed value).
-  const sameThing = onlyA.length - numsA.length <= 1 && onlyB.length - numsB.length <= 1;
+  const sameThing = onlyA.filter((w) => !NUMBER.test(w)).length <= 1 && onlyB.filter((w) => !NUMBER.test(w)).length <= 1;
   if (numsA.length > 0 && numsB.length > 0 && sameThing && shared.length >= 2 && overlap >= minOverlap - 0.1) {
     return { kind: 'value-change', shared, differing: [...numsA, ...numsB], explanation: 'The same thing with a different value.' };
   }

@@ -259,15 +259,17 @@ export class Bm25Index {
    * binary search: a few terms times the candidates of one query, microseconds.
    */
   explain(query: string, ids: readonly string[]): Bm25Explanation {
-    const stored = this.ids.length;
+    const documents = this.liveCount;
     const read: (number | undefined)[] = [];
     const terms = [...new Set(this.analyzer(query))].map((term): Bm25TermStat => {
       let id = this.termIds.get(term);
       const near = id === undefined ? this.nearTerm(term) : undefined;
       if (near !== undefined) id = this.termIds.get(near);
       read.push(id);
-      const df = id === undefined ? 0 : this.postings[id]!.length;
-      return { term, df, idf: Math.log(1 + (stored - df + 0.5) / (df + 0.5)), ...(near !== undefined ? { near } : {}) };
+      // Live documents only, like `documents`: a replaced or removed document's postings stay until
+      // compaction, and counting them put df above the live count (a negative weight in term-coverage.ts).
+      const df = id === undefined ? 0 : this.liveDf(id);
+      return { term, df, idf: Math.log(1 + (documents - df + 0.5) / (df + 0.5)), ...(near !== undefined ? { near } : {}) };
     });
     const matched = new Map<string, number[]>();
     for (const id of ids) {
@@ -279,7 +281,16 @@ export class Bm25Index {
       });
       matched.set(id, held);
     }
-    return { documents: this.liveCount, terms, matched };
+    return { documents, terms, matched };
+  }
+
+  /** Live documents holding the term. */
+  private liveDf(term: number): number {
+    const list = this.postings[term]!;
+    if (this.ids.length === this.liveCount) return list.length;
+    let n = 0;
+    for (let i = 0; i < list.length; i++) if (this.live[list.data[i]! >>> TF_BITS] === 1) n++;
+    return n;
   }
 
   private sorted: { terms: string[]; count: number } | null = null;

@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import type { Llm, LlmMessage } from '../api/llm';
+import type { StageGuard } from '../breaker/stage-guard';
 import { completeJson } from '../llm-json';
 import { contentWords, keyPhrases, namedTerms, unframe, words } from './text-features';
 import type { Decomposition, QueryVariant, VariantKind } from './types';
@@ -98,6 +99,8 @@ export interface DecomposeOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   clock?: () => number;
+  /** The stage's circuit breaker: open, the model-free path runs and says until when. */
+  guard?: StageGuard;
 }
 
 /** LLM decomposition (anchored on the unframed prompt) with a deterministic fallback that says why. */
@@ -113,6 +116,7 @@ export async function decompose(prompt: string, options: DecomposeOptions = {}):
     maxTokens: 300,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.guard ? { guard: options.guard } : {}),
   });
   if (!outcome.ok) return fallback(`the LLM decomposer did not run (${outcome.reason}: ${outcome.message}); used the deterministic one`);
   const anchor: QueryVariant = { kind: 'concept', text: unframe(prompt), weight: 1 };

@@ -14,6 +14,7 @@ import {
   round4,
   type RankedEvidenceItem,
 } from './eval-metrics';
+import type { FunnelObservation } from './eval-models';
 import { calibrateFloor, type CalibrateOptions, type FloorCalibrationResult, type FloorObservation } from './floor-calibration';
 import { normalizeEvidenceIds, sampleToConversations, type LocomoQa, type LocomoSample } from './locomo-data';
 import type { RecallOptions } from './recall';
@@ -88,6 +89,10 @@ export interface LocomoEvalOptions {
   recall?: RecallOptions;
   /** Sees every answerable question's outcome per mode (analysis; not part of the report). */
   onQuestion?(row: QuestionOutcome): void;
+  /** Sees every funnel recall, category 5 included, with its whole result (the model stages' figures, eval-models.ts). */
+  onFunnel?(observation: FunnelObservation): void;
+  /** Recall settings for the funnel mode only (the model stages: the other modes stay model-free baselines). */
+  funnelRecall?: RecallOptions;
   ks?: readonly number[];
   budgets?: readonly number[];
   modes?: readonly EvalMode[];
@@ -98,6 +103,7 @@ export interface LocomoEvalOptions {
 const DAY_MS = 86_400_000;
 
 interface QuestionRun {
+  result: RecallResult;
   ranked: Candidate[];
   considered: Candidate[];
   holdsNothing: boolean;
@@ -117,9 +123,10 @@ export function modeOptions(mode: EvalMode, depth = 60): RecallOptions {
 }
 
 async function runMode(mode: EvalMode, question: string, index: SampleIndex, now: number, o: LocomoEvalOptions): Promise<QuestionRun> {
-  const r = await index.recall(question, { ...modeOptions(mode, o.depth), ...o.recall, now });
+  const extra = mode === 'funnel' ? o.funnelRecall : undefined;
+  const r = await index.recall(question, { ...modeOptions(mode, o.depth), ...o.recall, ...extra, now });
   const considered = [...r.items, ...r.dropped.filter((d) => d.stage !== 'width').map((d) => d.candidate)];
-  return { ranked: r.items, considered, holdsNothing: r.holdsNothing !== null, gate: r.gate.ran ? 'ran' : r.gate.reason };
+  return { result: r, ranked: r.items, considered, holdsNothing: r.holdsNothing !== null, gate: r.gate.ran ? 'ran' : r.gate.reason };
 }
 
 interface Row {
@@ -216,7 +223,9 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
   const d = acc.diagnostics;
   if (qa.category === 5) {
     d.unanswerableQuestions += 1;
-    if ((await runMode('funnel', qa.question, q.index, q.now, o)).holdsNothing) acc.holdsNothing += 1;
+    const run = await runMode('funnel', qa.question, q.index, q.now, o);
+    if (run.holdsNothing) acc.holdsNothing += 1;
+    o.onFunnel?.({ result: run.result, category: 5, evidence: [], toItem: q.toItem });
     return;
   }
   const evidence = questionEvidence(qa.evidence, sample.sample_id, q.known, d);
@@ -241,6 +250,7 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
     acc.rows.get(mode)!.push(row);
     o.onQuestion?.({ sampleId: sample.sample_id, question: qa.question, mode, evidence, items, ...row });
     if (mode !== 'funnel') continue;
+    o.onFunnel?.({ result: run.result, category: qa.category, evidence, toItem: q.toItem });
     d.gateRuns[run.gate] = (d.gateRuns[run.gate] ?? 0) + 1;
     for (const c of run.considered) {
       if (c.signals.vectorSimilarity === null) continue;

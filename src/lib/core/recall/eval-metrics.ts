@@ -35,12 +35,18 @@ export function recallAtBudget(evidence: readonly string[], ranked: readonly Ran
 
 /**
  * Package precision: the share of the package's items that hold evidence (at least one evidence turn
- * behind the item). Null for an empty package (a refusal has no precision; it is counted apart).
+ * behind the item). Null for an empty package (a refusal has no precision; it is counted apart as a
+ * refusal). One definition for every mode and stage (eval locomo's `packagePrecision`).
  */
 export function packagePrecision(evidence: readonly string[], items: readonly RankedEvidenceItem[]): number | null {
   if (items.length === 0) return null;
   const wanted = new Set(evidence);
   return items.filter((i) => i.diaIds.some((id) => wanted.has(id))).length / items.length;
+}
+
+/** Whether an item holds any of the evidence turns. */
+export function holdsEvidence(evidence: readonly string[], item: RankedEvidenceItem): boolean {
+  return item.diaIds.some((id) => evidence.includes(id));
 }
 
 /** Tokens of the package's items, as stored (the chunker's count). */

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { Llm, LlmMessage } from '../api/llm';
 import { escapeXmlAttr, escapeXmlText } from './escape';
+import type { StageGuard } from '../breaker/stage-guard';
 import { completeJson } from '../llm-json';
 import type { DroppedCandidate, GateStatus, ScoredCandidate } from './types';
 
@@ -25,6 +26,8 @@ export interface FitGateOptions {
   maxCharsPerCandidate?: number;
   signal?: AbortSignal;
   clock?: () => number;
+  /** The gate's circuit breaker (open: the gate is bypassed, fail-open, and says until when). */
+  guard?: StageGuard;
 }
 
 export interface FitGateOutcome {
@@ -88,10 +91,12 @@ export async function fitGate(
     maxTokens: 64 + 60 * candidates.length,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.guard ? { guard: options.guard } : {}),
   });
   if (!outcome.ok) {
     const reason = outcome.reason === 'no-llm' || outcome.reason === 'cancelled' ? 'error' : outcome.reason;
     const status: GateStatus = { ran: false, reason, message: `the fit-gate did not run (${outcome.message}): every candidate was kept` };
+    if (outcome.breaker) status.breaker = outcome.breaker;
     return failOpen(candidates, outcome.error ? { ...status, error: outcome.error } : status);
   }
   return applyVerdicts(candidates, outcome.value.verdicts, options.llm.id, outcome.ms);

@@ -1,6 +1,7 @@
 /**
  * The selection funnel (DESIGN read path 4), in order: retrieve wider (width) -> similarity floor ->
- * model-free relevance (term coverage) -> fit-gate -> provenance rank (gate-first) ->
+ * model-free relevance (term coverage) and refusal with evidence (subject check) -> fit-gate ->
+ * reranker behind its attention gate (rerank.ts) -> provenance rank (gate-first) ->
  * provenance-preserving dedup -> token-cap backstop.
  * Every dropped candidate carries its stage and reason. If nothing survives, the outcome says the
  * vault holds nothing on this and lists the closest misses; it never pads. Switched off, the outcome
@@ -9,6 +10,7 @@
 import { dedupByProvenance, NEAR_DUPLICATE_JACCARD } from './dedup';
 import { fitGate, type FitGateOptions } from './fit-gate';
 import { provenanceRank } from './provenance-rank';
+import { rerankStage, type RerankOptions, type RerankStatus } from './rerank';
 import { applyFloor } from './similarity-floor';
 import { checkSubject, type SubjectCheck, type SubjectCheckOptions } from './subject-check';
 import { describeCoverage, type RelevanceOptions, type RelevanceStatus, type TermCoverage } from './term-coverage';
@@ -74,6 +76,8 @@ export interface FunnelOptions {
   /** Refusal with evidence (subject-check.ts): the prompt and the check's settings; null skips it. */
   subject?: { prompt: string; options: SubjectCheckOptions } | null;
   gate?: FitGateOptions;
+  /** The second stage (cross-encoder) over the gate's survivors, before provenance rank. */
+  rerank?: RerankOptions;
   tokenCap?: number;
   nearDuplicateJaccard?: number;
   countTokens?: TokenCounter;
@@ -89,6 +93,8 @@ export interface FunnelOutcome {
   relevance: RelevanceStatus | null;
   subject: SubjectCheck | null;
   gateMs: number;
+  rerank: RerankStatus;
+  rerankMs: number;
 }
 
 const bySimilarity = (a: DroppedCandidate, b: DroppedCandidate) =>
@@ -110,11 +116,13 @@ function holdsNothing(emptyAt: HoldsNothing['emptyAt'], misses: readonly Dropped
 }
 
 const GATE_SKIPPED: GateStatus = { ran: false, reason: 'no-candidates', message: 'nothing reached the fit-gate' };
+const RERANK_SKIPPED: RerankStatus = { ran: false, reason: 'no-candidates', message: 'nothing reached the reranker' };
 
 /** `fused` must be in fused (RRF) order, as retrieve returns it. */
 export async function runFunnel(fused: readonly ScoredCandidate[], intent: string, options: FunnelOptions): Promise<FunnelOutcome> {
   if (!options.enabled) {
     const gate: GateStatus = { ran: false, reason: 'disabled', message: 'the funnel is switched off: plain hybrid ranking' };
+    const rerank: RerankStatus = { ran: false, reason: 'disabled', message: 'the funnel is switched off' };
     return {
       items: [...fused],
       dropped: [],
@@ -125,6 +133,8 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
       relevance: null,
       subject: null,
       gateMs: 0,
+      rerank,
+      rerankMs: 0,
     };
   }
   const tokensOf = tokenSizer(options.countTokens ?? defaultCounter);
@@ -133,7 +143,7 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
   const dropped: DroppedCandidate[] = fused
     .slice(width)
     .map((candidate, i) => ({ candidate, stage: 'width', reason: `fused rank ${width + i + 1} is beyond the funnel width ${width}` }));
-  const base = { floor: options.floor, tokenCap: null, gateMs: 0, relevance: null, subject: null };
+  const base = { floor: options.floor, tokenCap: null, gateMs: 0, relevance: null, subject: null, rerank: RERANK_SKIPPED, rerankMs: 0 };
   if (fused.length === 0) return { ...base, items: [], dropped, gate: GATE_SKIPPED, holdsNothing: holdsNothing('retrieval', []) };
 
   const floored = applyFloor(fused.slice(0, width), options.floor.value);
@@ -175,11 +185,23 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
     return { ...relevant, subject, gateMs, items: [], dropped, gate: gated.status, holdsNothing: holdsNothing('fit-gate', gated.dropped) };
   }
 
-  const unique = dedupByProvenance(provenanceRank(gated.kept), options.nearDuplicateJaccard ?? NEAR_DUPLICATE_JACCARD);
+  const reranked = await rerankStage(gated.kept, options.rerank ?? {});
+  const unique = dedupByProvenance(provenanceRank(reranked.candidates), options.nearDuplicateJaccard ?? NEAR_DUPLICATE_JACCARD);
   dropped.push(...unique.dropped);
   const capped = applyTokenCap(unique.kept, options.tokenCap ?? DEFAULT_TOKEN_CAP, tokensOf);
   dropped.push(...capped.dropped);
-  return { ...relevant, subject, gateMs, items: capped.kept, dropped, gate: gated.status, tokenCap: capped.status, holdsNothing: null };
+  const rerank = { rerank: reranked.status, rerankMs: reranked.ms };
+  return {
+    ...relevant,
+    subject,
+    gateMs,
+    ...rerank,
+    items: capped.kept,
+    dropped,
+    gate: gated.status,
+    tokenCap: capped.status,
+    holdsNothing: null,
+  };
 }
 
 function subjectReason(subject: SubjectCheck): string {

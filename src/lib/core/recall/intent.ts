@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Llm, LlmMessage } from '../api/llm';
+import type { StageGuard } from '../breaker/stage-guard';
 import { completeJson } from '../llm-json';
 import { keyPhrases, unframe } from './text-features';
 import type { IntentStatement } from './types';
@@ -43,6 +44,8 @@ export interface IntentOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   clock?: () => number;
+  /** The stage's circuit breaker: open, the model-free path runs and says until when. */
+  guard?: StageGuard;
 }
 
 export async function deriveIntent(prompt: string, options: IntentOptions = {}): Promise<IntentStatement> {
@@ -59,6 +62,7 @@ export async function deriveIntent(prompt: string, options: IntentOptions = {}):
     maxTokens: 120,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.guard ? { guard: options.guard } : {}),
   });
   if (!outcome.ok) return fallback(`LLM intent did not run (${outcome.reason}: ${outcome.message}); derived it without a model`);
   return { text: outcome.value.intent.trim(), source: 'llm', fallbackReason: null };

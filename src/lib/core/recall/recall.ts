@@ -4,7 +4,9 @@
  * which the index worker supplies. Bad input and failing dependencies come back as a Result.
  */
 import type { Llm } from '../api/llm';
+import type { StageBreakers } from '../breaker/circuit-breaker';
 import { err, ok, toVaultError, vaultError, type Result } from '../errors';
+import type { AttentionOptions } from './attention-gate';
 import { dampen, DEFAULT_DAMPENING, type DampeningOptions } from './dampening';
 import type { GraphSearcher } from './ports';
 import { decompose } from './decompose';
@@ -21,7 +23,9 @@ import {
 } from './intent-class';
 import { retrieve, searcherWeightsFor, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
 import { accessWrites, scoreAll } from './scoring';
+import type { Reranker } from './rerank';
 import { floorFor } from './similarity-floor';
+import { breakersOrFresh, StageRecorder } from './stage-trace';
 import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check';
 import { DEFAULT_RELEVANCE, termCoverage, type RelevanceOptions, type TermCoverage } from './term-coverage';
 import { unframe } from './text-features';
@@ -35,6 +39,14 @@ export interface RecallDeps extends RetrieveDeps {
   now: number;
   /** Monotonic clock in ms for timings (performance.now in the app). */
   clock?: () => number;
+  /** The cross-encoder of the second stage; null or absent: the first-stage order stands. */
+  reranker?: Reranker | null;
+  /** Why there is none when one was chosen (still loading, failed to load), for the trace. */
+  rerankerUnavailable?: string | null;
+  /** One circuit breaker per model stage, kept across recalls (recall-service.ts). */
+  breakers?: StageBreakers;
+  /** Wall-clock time for the breakers' "retries in" (default Date.now). */
+  wallClock?: () => number;
   /** The entity graph (walk, hub counts); absent: no graph list and no hub dampening. */
   graph?: GraphSearcher | null;
   /** The person's recent intents (the personalization prior); absent: no prior. */
@@ -69,6 +81,10 @@ export interface RecallOptions {
   subject?: Partial<SubjectCheckOptions> | false;
   tokenCap?: number;
   gateTimeoutMs?: number;
+  /** The reranker switch (default on when a reranker is given). */
+  rerank?: boolean;
+  rerankTimeoutMs?: number;
+  attention?: AttentionOptions;
   /**
    * Weight of the entity graph's walk in the fusion (GRAPH_WEIGHT by default); 0 or false leaves it
    * out. Only LOCAL and HYBRID intents walk the graph.
@@ -98,6 +114,8 @@ function funnelOptions(
   deps: RecallDeps,
   options: RecallOptions,
   common: { signal?: AbortSignal; clock: () => number },
+  stages: StageRecorder,
+  prompt: string,
 ): FunnelOptions & { maxWidth: number } {
   const width = options.width ?? DEFAULT_FUNNEL_WIDTH;
   return {
@@ -111,6 +129,17 @@ function funnelOptions(
       llm: deps.llm ?? null,
       ...(options.gateTimeoutMs ? { timeoutMs: options.gateTimeoutMs } : {}),
       ...common,
+      guard: stages.guard('fit-gate'),
+    },
+    rerank: {
+      enabled: options.rerank !== false,
+      reranker: deps.reranker ?? null,
+      unavailable: deps.rerankerUnavailable ?? null,
+      query: prompt,
+      ...(options.rerankTimeoutMs ? { timeoutMs: options.rerankTimeoutMs } : {}),
+      ...(options.attention ? { attention: options.attention } : {}),
+      ...common,
+      guard: stages.guard('rerank'),
     },
     ...(options.tokenCap ? { tokenCap: options.tokenCap } : {}),
     ...(options.countTokens ? { countTokens: options.countTokens } : {}),
@@ -215,11 +244,18 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
   const llm = deps.llm ?? null;
   const signal = options.signal;
   const common = { ...(signal ? { signal } : {}), clock };
-  const funnel = funnelOptions(deps, options, common);
+  const wallClock = deps.wallClock ?? (() => Date.now());
+  const stages = new StageRecorder(breakersOrFresh(deps.breakers, wallClock), wallClock);
+  const funnel = funnelOptions(deps, options, common, stages, prompt);
   try {
     const [intent, decomposition, intentClass] = await Promise.all([
-      deriveIntent(prompt, { given: input.intent ?? null, llm: options.llmIntent === false ? null : llm, ...common }),
-      decompose(prompt, { llm: options.llmDecompose === false ? null : llm, ...common }),
+      deriveIntent(prompt, {
+        given: input.intent ?? null,
+        llm: options.llmIntent === false ? null : llm,
+        ...common,
+        guard: stages.guard('intent'),
+      }),
+      decompose(prompt, { llm: options.llmDecompose === false ? null : llm, ...common, guard: stages.guard('decompose') }),
       options.intentRouting === false ? Promise.resolve(null) : routeIntent(prompt, input.intentClass ?? null, deps, options, common),
     ]);
     const t1 = clock();
@@ -239,10 +275,12 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     const scored = scoreAll(withCoverage(retrieval.candidates, judgment), deps.now, { recency: options.recency !== false });
     const hubs = deps.graph?.hubs() ?? null;
     const damped = options.dampening === false ? null : dampen(scored, { ...DEFAULT_DAMPENING, ...options.dampening }, hubs);
-    const { gateMs, ...outcome } = await runFunnel(damped?.candidates ?? scored, intent.text, {
+    const { gateMs, rerankMs, ...outcome } = await runFunnel(damped?.candidates ?? scored, intent.text, {
       ...funnel,
       relevance: judgment && options.relevance !== false ? { judgment, options: { ...DEFAULT_RELEVANCE, ...options.relevance } } : null,
       subject: options.subject === false ? null : { prompt, options: { ...DEFAULT_SUBJECT_CHECK, ...options.subject } },
+      // The router's class (the person's choice when they made one) picks the reranker's blend.
+      rerank: { ...funnel.rerank, intentClass: intentClass?.intent ?? null },
     });
     if (signal?.aborted) return err(cancelled());
     return ok({
@@ -254,7 +292,13 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       dampening: damped?.trace ?? null,
       intentClass,
       accessWrites: accessWrites(outcome.items, deps.now),
-      timings: { decomposeMs: t1 - t0, retrieveMs: t2 - t1, gateMs, totalMs: clock() - t0 },
+      stages: stages.result({
+        intent: intent.fallbackReason,
+        decompose: decomposition.fallbackReason,
+        'fit-gate': outcome.gate.ran ? null : outcome.gate.message,
+        rerank: outcome.rerank.ran ? null : outcome.rerank.message,
+      }),
+      timings: { decomposeMs: t1 - t0, retrieveMs: t2 - t1, gateMs, rerankMs, totalMs: clock() - t0 },
     });
   } catch (thrown) {
     if (signal?.aborted) return err(cancelled());

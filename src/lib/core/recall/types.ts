@@ -1,8 +1,11 @@
 /** The shapes the read path produces: variants, candidates with their signals, drops, the result. */
+import type { BreakerStatus } from '../breaker/circuit-breaker';
 import type { VaultError } from '../errors';
 import type { CandidateRecord } from './ports';
 import type { DampeningTrace } from './dampening';
 import type { IntentClassification } from './intent-class';
+import type { RerankStatus } from './rerank';
+import type { StageTraces } from './stage-trace';
 import type { SubjectCheck } from './subject-check';
 import type { RelevanceStatus } from './term-coverage';
 
@@ -78,6 +81,8 @@ export interface ScoredCandidate extends Candidate {
   scores: ScoreBreakdown;
   /** The fit-gate's one-line reason for keeping it; null when the gate did not judge it. */
   gateReason: string | null;
+  /** Set when the reranker scored it: its raw score, the blend, and the normalized first-stage score. */
+  rerank?: { score: number; blended: number; firstStage: number };
 }
 
 /** `validity`: a note whose stated horizon ("this week", "until May 3") has passed (core/curate/validity.ts). */
@@ -89,11 +94,11 @@ export interface DroppedCandidate {
   reason: string;
 }
 
-export type GateSkipReason = 'disabled' | 'no-llm' | 'no-candidates' | 'timeout' | 'invalid-output' | 'error';
+export type GateSkipReason = 'disabled' | 'no-llm' | 'no-candidates' | 'timeout' | 'invalid-output' | 'error' | 'breaker-open';
 
 export type GateStatus =
   | { ran: true; llmId: string; kept: number; dropped: number; unjudged: number; ms: number }
-  | { ran: false; reason: GateSkipReason; message: string; error?: VaultError };
+  | { ran: false; reason: GateSkipReason; message: string; error?: VaultError; breaker?: BreakerStatus };
 
 export interface FloorStatus {
   value: number;
@@ -123,10 +128,23 @@ export interface AccessWrite {
   at: number;
 }
 
+/** A result served from the prefetch cache: what it was computed for, and what that saved. */
+export interface PrefetchMark {
+  hit: true;
+  /** The prompt it was computed for (the guess; same key as the prompt asked). */
+  computedFor: string;
+  source: string;
+  reason: string;
+  ageMs: number;
+  /** How long computing it took in the background. */
+  savedMs: number;
+}
+
 export interface RecallTimings {
   decomposeMs: number;
   retrieveMs: number;
   gateMs: number;
+  rerankMs: number;
   totalMs: number;
 }
 
@@ -141,6 +159,8 @@ export interface RecallResult {
   /** Every candidate the funnel dropped, with its stage and reason, in the order they were dropped. */
   dropped: DroppedCandidate[];
   gate: GateStatus;
+  /** The second stage: reranked, or why not (the attention gate's rule, the breaker, no reranker). */
+  rerank: RerankStatus;
   floor: FloorStatus | null;
   tokenCap: TokenCapStatus | null;
   holdsNothing: HoldsNothing | null;
@@ -153,5 +173,9 @@ export interface RecallResult {
   /** Refusal with evidence (subject-check.ts): who the prompt names and who the matches are about. */
   subject?: SubjectCheck | null;
   accessWrites: AccessWrite[];
+  /** What each model stage did in this recall (called, failed, bypassed, skipped) and its breaker. */
+  stages: StageTraces;
+  /** Set when the result came from the prefetch cache (computed in the background for a guess). */
+  prefetch?: PrefetchMark | null;
   timings: RecallTimings;
 }

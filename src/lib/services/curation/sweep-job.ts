@@ -39,6 +39,11 @@ export interface SweepDeps {
   scan?: ScanOptions;
 }
 
+/** The job's confirmation by default: term similarity, then the lexical embedder's cosine (what the measurement chose). */
+export function defaultSweepScan(): ScanOptions {
+  return { vectors: { of: (text) => lexicalVector(text), threshold: NEAR_DUPLICATE_THRESHOLD.lexical } };
+}
+
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function readNotes(vault: Vault, ctx: JobContext): Promise<NoteRecord[] | null> {
@@ -52,7 +57,7 @@ async function readNotes(vault: Vault, ctx: JobContext): Promise<NoteRecord[] | 
     );
     if (page.length === 0) return notes;
     after = page[page.length - 1]!.id;
-    for (const note of page) if (note.tier !== 'resource') notes.push(note);
+    for (const note of page) if (note.tier !== 'resource' && note.tier !== 'web') notes.push(note);
     ctx.progress(notes.length, 0, 'notes read');
     await yieldToLoop();
   }
@@ -114,9 +119,7 @@ async function scanAll(
 export function sweepHandler(deps: SweepDeps): JobHandler {
   const { vault } = deps;
   const now = deps.now ?? Date.now;
-  const scanOptions: ScanOptions = deps.scan ?? {
-    vectors: { of: (text) => lexicalVector(text), threshold: NEAR_DUPLICATE_THRESHOLD.lexical },
-  };
+  const scanOptions: ScanOptions = deps.scan ?? defaultSweepScan();
   return async (ctx) => {
     const payload = (ctx.job.payload ?? {}) as SweepJobPayload;
     const sweepId = payload.sweepId ?? newId('sweep');

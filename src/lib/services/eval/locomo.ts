@@ -5,6 +5,10 @@
  * the figures measure what the Recall screen runs, by construction.
  */
 import type { EmbedderChoice } from '../../core/api/embedder';
+import type { Llm } from '../../core/api/llm';
+import { StageBreakers } from '../../core/breaker/circuit-breaker';
+import { ModelStageAccumulator, type ModelStageReport } from '../../core/recall/eval-models';
+import type { Reranker } from '../../core/recall/rerank';
 import {
   runLocomoEval,
   type EvalMode,
@@ -31,6 +35,12 @@ export interface LocomoRunOptions {
   recall?: RecallOptions;
   titleOf?: SessionTitle;
   onQuestion?: (row: QuestionOutcome) => void;
+  /**
+   * The model stages under test, in the funnel mode only (the other modes stay model-free
+   * baselines): the LLM for intent, decomposition and the fit-gate, the cross-encoder. One set of
+   * breakers for the whole run, as one app session has.
+   */
+  models?: { llm?: Llm | null; reranker?: Reranker | null; breakers?: StageBreakers; gateTimeoutMs?: number };
   /** Called after each sample (progress). */
   onSample?: (sampleId: string, done: number, total: number) => void;
 }
@@ -46,16 +56,24 @@ export const RECENCY_FOR_ARCHIVES = false;
 export async function runLocomo(
   samples: readonly LocomoSample[],
   options: LocomoRunOptions = {},
-): Promise<{ report: LocomoReport; diagnostics: LocomoDiagnostics; vectors: VectorSearchMode }> {
+): Promise<{ report: LocomoReport; diagnostics: LocomoDiagnostics; vectors: VectorSearchMode; models: ModelStageReport | null }> {
   const vectors = options.vectors ?? 'hnsw';
   let done = 0;
+  const models = options.models ?? null;
+  const breakers = models?.breakers ?? new StageBreakers({ now: () => Date.now() });
+  const accumulator = models ? new ModelStageAccumulator({ llm: models.llm?.id ?? null, reranker: models.reranker?.id ?? null }) : null;
   const { report, diagnostics } = await runLocomoEval(samples, {
     clock: () => performance.now(),
     ...(options.ks ? { ks: options.ks } : {}),
     ...(options.budgets ? { budgets: options.budgets } : {}),
     ...(options.modes ? { modes: options.modes } : {}),
     ...(options.onQuestion ? { onQuestion: options.onQuestion } : {}),
-    recall: { recency: options.recency ?? RECENCY_FOR_ARCHIVES, ...options.recall },
+    recall: {
+      recency: options.recency ?? RECENCY_FOR_ARCHIVES,
+      ...(models ? { llmDecompose: false, llmIntent: false } : {}),
+      ...options.recall,
+    },
+    ...(models ? { funnelRecall: { llmDecompose: true, llmIntent: true }, onFunnel: (o) => accumulator?.observe(o) } : {}),
     indexSample: async (sample) => {
       const { vault, diaIdOf } = await importSample(sample, options.titleOf ? { titleOf: options.titleOf } : {});
       const index = await openInProcessIndex(vault, { vectorSearch: vectors, ...(options.embedder ? { embedder: options.embedder } : {}) });
@@ -66,7 +84,16 @@ export async function runLocomo(
         await vault.db.delete();
         throw thrown;
       }
-      const recaller = index.recaller();
+      const recaller = index.recaller(
+        models
+          ? {
+              llm: () => models.llm ?? null,
+              reranker: () => models.reranker ?? null,
+              breakers,
+              ...(models.gateTimeoutMs ? { gateTimeoutMs: models.gateTimeoutMs } : {}),
+            }
+          : {},
+      );
       const embedderId = (await index.service.servingEmbedder()).id;
       return {
         embedderId,
@@ -84,5 +111,5 @@ export async function runLocomo(
       };
     },
   });
-  return { report, diagnostics, vectors };
+  return { report, diagnostics, vectors, models: accumulator?.report() ?? null };
 }

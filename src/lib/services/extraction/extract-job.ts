@@ -8,6 +8,8 @@
  */
 import type { ExtractJobPayload, ExtractJobResult } from '../../core/api/extract-api';
 import type { Llm } from '../../core/api/llm';
+import type { StageBreakers } from '../../core/breaker/circuit-breaker';
+import { guardedLlm } from '../../core/breaker/stage-guard';
 import { decideCandidate, type Neighbour } from '../../core/curate/decide';
 import { withSourceFlags } from '../../core/curate/held';
 import { isActive } from '../../core/curate/provenance';
@@ -46,6 +48,8 @@ export interface ExtractJobDeps {
   now?: () => number;
   /** Per LLM call. */
   timeoutMs?: number;
+  /** The model stages' circuit breakers (extraction, summaries): open, the rule-based path runs and says until when. */
+  breakers?: StageBreakers;
   windowTokens?: number;
 }
 
@@ -132,7 +136,10 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
   };
   if (!conversation || conversation.state !== 'visible') return { result: empty, notes: [] as NoteRecord[] };
   const { messages, flags: messageFlags } = await visibleMessages(vault, conversationId);
-  const llm = deps.llm();
+  const lent = deps.llm();
+  const guarded = (stage: 'extraction' | 'summaries') =>
+    lent && deps.breakers ? guardedLlm(lent, { breaker: deps.breakers.get(stage), now }) : lent;
+  const llm = guarded('extraction');
   const extractOptions: ExtractOptions = {
     llm,
     signal: options.signal,
@@ -141,7 +148,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     onWindow: (_report, done, total) => options.onProgress?.(done, total + 1),
   };
   const run = await extractConversation(messages, extractOptions);
-  const summary = await summarizeSession(messages, { llm, signal: options.signal, timeoutMs: deps.timeoutMs });
+  const summary = await summarizeSession(messages, { llm: guarded('summaries'), signal: options.signal, timeoutMs: deps.timeoutMs });
   await writeSummary(vault.db, {
     conversationId,
     text: summary.text,

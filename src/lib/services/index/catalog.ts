@@ -22,6 +22,17 @@ export class Catalog {
   private chunkCount = 0;
   /** Bumped on every change: a running embedding pass knows to look again. */
   version = 0;
+  private readonly watchers = new Set<(ids: readonly string[] | null) => void>();
+
+  /** Hears every written document (changed or removed: its id; added, or everything reloaded: null). */
+  watch(listener: (ids: readonly string[] | null) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  private tell(ids: readonly string[] | null): void {
+    for (const listener of this.watchers) listener(ids);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -53,6 +64,7 @@ export class Catalog {
     this.entries.set(entry.id, entry);
     if (entry.kind === 'chunk') this.chunkCount++;
     this.version++;
+    this.tell(old ? [entry.id] : null);
   }
 
   delete(id: string): boolean {
@@ -61,6 +73,7 @@ export class Catalog {
     if (old.kind === 'chunk') this.chunkCount--;
     this.entries.delete(id);
     this.version++;
+    this.tell([id]);
     return true;
   }
 
@@ -73,6 +86,7 @@ export class Catalog {
       if (entry.kind === 'chunk') this.chunkCount++;
     }
     this.version++;
+    this.tell(null);
   }
 
   /** True when the index holds a vector of this document made from its current text. */

@@ -8,9 +8,10 @@
 import * as Comlink from 'comlink';
 import type { EmbedApi } from '../../core/api/embed-api';
 import { choiceId, type EmbedderChoice } from '../../core/api/embedder';
+import { rerankerId, type RerankerChoice } from '../../core/api/reranker';
 import type { ModelDownload } from '../../core/api/index-api';
 import { isVaultError, vaultError, type VaultError } from '../../core/errors';
-import { type EmbedderHost, lexicalEmbedder, type LoadedEmbedder } from './embedder-host';
+import { type EmbedderHost, lexicalEmbedder, type LoadedEmbedder, type LoadedReranker } from './embedder-host';
 
 const LOAD_TIMEOUT_MS = 60 * 60_000; // a first download on a slow line
 const BATCH_TIMEOUT_MS = 10 * 60_000;
@@ -68,18 +69,19 @@ export function embedWorkerHost(spawn: () => Worker): EmbedderHost {
     });
   }
 
+  type AnyChoice = EmbedderChoice | RerankerChoice;
+  const idOf = (choice: AnyChoice) => (choice.kind === 'reranker' ? rerankerId(choice) : choiceId(choice));
+
   /** The model loaded in the live worker (loading it again after a restart). */
-  async function ready(choice: EmbedderChoice, onProgress?: (d: ModelDownload) => void): Promise<Generation> {
+  async function ready(choice: AnyChoice, onProgress?: (d: ModelDownload) => void): Promise<Generation> {
     const gen = generation();
-    const id = choiceId(choice);
+    const id = idOf(choice);
     let loaded = gen.loaded.get(id);
     if (!loaded) {
+      const progress = Comlink.proxy((d: ModelDownload) => onProgress?.(d));
       loaded = call(
         gen,
-        gen.remote.load(
-          choice,
-          Comlink.proxy((d: ModelDownload) => onProgress?.(d)),
-        ),
+        choice.kind === 'reranker' ? gen.remote.loadReranker(choice, progress) : gen.remote.load(choice, progress),
         LOAD_TIMEOUT_MS,
         `loading ${id}`,
       );
@@ -115,6 +117,26 @@ export function embedWorkerHost(spawn: () => Worker): EmbedderHost {
         },
       };
       return embedder;
+    },
+    async loadReranker(choice, onProgress) {
+      const id = rerankerId(choice);
+      const gen = await ready(choice, onProgress);
+      const info = (await gen.loaded.get(id)) as { device: string };
+      const reranker: LoadedReranker = {
+        id,
+        device: info.device,
+        score: async (query, passages) => {
+          const live = await ready(choice);
+          return call(live, live.remote.rerank(id, query, [...passages]), QUERY_TIMEOUT_MS, 'reranking');
+        },
+        dispose: async () => {
+          const live = current;
+          if (!live || live.dead) return;
+          live.loaded.delete(id);
+          await live.remote.unload(id).catch(() => undefined);
+        },
+      };
+      return reranker;
     },
   };
 }

@@ -5,6 +5,8 @@
  * batch is embedded. The lexical embedder always runs where the index is.
  */
 import type { Embedder, EmbedderChoice } from '../../core/api/embedder';
+import type { RerankerChoice } from '../../core/api/reranker';
+import type { Reranker } from '../../core/recall/rerank';
 import type { ModelDownload } from '../../core/api/index-api';
 import { LexicalEmbedder } from '../../models/lexical-embedder';
 import type { ModelLoadProgress } from '../../models/transformers-embedder';
@@ -15,8 +17,15 @@ export interface LoadedEmbedder extends Embedder {
   dispose?(): Promise<void>;
 }
 
+export interface LoadedReranker extends Reranker {
+  readonly device: string | null;
+  dispose?(): Promise<void>;
+}
+
 export interface EmbedderHost {
   load(choice: EmbedderChoice, onProgress?: (download: ModelDownload) => void): Promise<LoadedEmbedder>;
+  /** A cross-encoder for recall's second stage, where the embedders run (the embed worker, or this process in Node). */
+  loadReranker?(choice: RerankerChoice, onProgress?: (download: ModelDownload) => void): Promise<LoadedReranker>;
 }
 
 export function lexicalEmbedder(): LoadedEmbedder {

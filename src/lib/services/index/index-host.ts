@@ -6,12 +6,14 @@
  * exposes this; tests build one over fake-indexeddb the same way.
  */
 import type { EmbedderChoice } from '../../core/api/embedder';
+import type { RerankerChoice } from '../../core/api/reranker';
+import { StageBreakers } from '../../core/breaker/circuit-breaker';
 import { EXTRACT_JOB } from '../../core/api/extract-api';
 import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus } from '../../core/api/index-api';
 import type { Llm } from '../../core/api/llm';
 import type { LlmInfo } from '../../core/api/llm-port';
 import { err, toVaultError, vaultError, type Result } from '../../core/errors';
-import type { ModelLibrary } from '../../models/model-library';
+import type { ModelLibrary, RerankerLibrary } from '../../models/model-library';
 import { JobRunner } from '../../store/job-runner';
 import type { Vault } from '../../store/vault';
 import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest';
@@ -22,6 +24,8 @@ import { queueReextraction } from '../extraction/reextract';
 import { RemoteLlm } from '../llm/remote-llm';
 import { holdLock, workerAlive, workerLockName } from '../locks';
 import { RecallService } from '../recall/recall-service';
+import { RerankerSlot } from '../recall/reranker-slot';
+import { Rerankers } from '../recall/rerankers';
 import type { EmbedderHost } from './embedder-host';
 import { IndexService } from './index-service';
 import { LeaderRole } from './leader-role';
@@ -45,6 +49,8 @@ export interface IndexHostPlatform {
   cache: { manifests: ManifestStore; blobs: BlobStore };
   /** Cached and provided model files (browser only). */
   library?: (cache: { blobs: BlobStore }) => ModelLibrary;
+  /** The same for rerankers. */
+  rerankerLibrary?: (cache: { blobs: BlobStore }) => RerankerLibrary;
   embedderHost(): EmbedderHost;
   channel: SavedChannel | null;
   /** The lent model's port (a MessagePort) as callable methods: comlink in the worker. */
@@ -60,11 +66,17 @@ export class IndexHost implements IndexApi {
   #recaller: RecallService | null = null;
   #runner: JobRunner | null = null;
   #llm: Llm | null = null;
+  /** One circuit breaker per model stage, shared by recall and extraction (the status line shows the open ones). */
+  readonly #breakers: StageBreakers;
+  #rerankers: { slot: RerankerSlot; list: Rerankers } | null = null;
   #notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly platform: IndexHostPlatform) {
     this.#role = new LeaderRole(platform.locks, platform.vaultDbName);
+    this.#breakers = new StageBreakers({ now: () => this.#now() });
     this.#started = this.#start();
+    // The chosen reranker starts loading (downloading, the first time) as soon as the index is up.
+    void this.#started.then(() => this.#rerankerParts()).catch(() => undefined);
   }
 
   #now(): number {
@@ -96,7 +108,7 @@ export class IndexHost implements IndexApi {
       // Extraction runs here too: it needs the store and the index's neighbour search (extract-job.ts).
       handlers: {
         ...leader.handlers(),
-        [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => this.#llm }),
+        [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => this.#llm, breakers: this.#breakers }),
       },
       holderAlive: workerAlive(this.platform.locks, this.platform.vaultDbName),
       onChange: () => this.#notifySoon(),
@@ -158,8 +170,44 @@ export class IndexHost implements IndexApi {
   async #currentStatus(): Promise<IndexStatus> {
     const vault = await this.#started;
     const work = await this.#work(vault).catch(() => ({ paused: false, running: null, pending: 0 }));
-    if (this.#service) return this.#service.status(this.#role.role, work, this.#role.error);
-    return startingStatus(this.#now(), this.#role.role, this.#role.error, work);
+    const models = {
+      reranker: this.#rerankers?.slot.state() ?? null,
+      rerankerDownload: this.#rerankers?.slot.download ?? null,
+      breakers: this.#breakers.tripped(),
+    };
+    if (this.#service) return { ...this.#service.status(this.#role.role, work, this.#role.error), ...models };
+    return { ...startingStatus(this.#now(), this.#role.role, this.#role.error, work), ...models };
+  }
+
+  /**
+   * Prefetch runs only with a model stage to save time on, and waits while an import runs (a running import row younger than an hour: an older one
+   * is a crashed tab's) or index work is queued or running (what it would compute is about to change).
+   */
+  async #prefetchAdmission(vault: Vault): Promise<string | null> {
+    // Without a model stage a recall takes milliseconds: there is no time to save.
+    if (!this.#llm && !this.#rerankers?.slot.current()) return 'no model stage makes recall slow';
+    const since = this.#now() - 3_600_000;
+    const importing = await vault.db.imports
+      .where('status')
+      .equals('running')
+      .filter((i) => i.startedAt > since)
+      .count();
+    if (importing > 0) return 'an import is running';
+    const work = await this.#work(vault);
+    if (work.running || (!work.paused && work.pending > 0)) return 'the index is being updated';
+    return null;
+  }
+
+  /** The reranker slot and list, over the service's embedder host (the one embed worker). */
+  async #rerankerParts(): Promise<{ slot: RerankerSlot; list: Rerankers }> {
+    const current = await this.#loaded();
+    if (!this.#rerankers) {
+      const slot = new RerankerSlot(current.parts.deps.host, current.parts.vault.settings, () => this.#notifySoon());
+      const library = this.platform.rerankerLibrary?.(this.platform.cache) ?? null;
+      this.#rerankers = { slot, list: new Rerankers(slot, library) };
+      await slot.restore().catch(() => undefined);
+    }
+    return this.#rerankers;
   }
 
   #notifySoon(): void {
@@ -192,9 +240,15 @@ export class IndexHost implements IndexApi {
 
   async #recallService(): Promise<RecallService> {
     const current = await this.#loaded();
+    const { slot } = await this.#rerankerParts();
     if (this.#recaller === null) {
       this.#recaller = new RecallService(current.recallSources(), current.parts.vault, {
         llm: () => this.#llm,
+        reranker: () => slot.current(),
+        rerankerUnavailable: () => slot.unavailable(),
+        prefetch: { admission: () => this.#prefetchAdmission(current.parts.vault) },
+        breakers: this.#breakers,
+        now: () => this.#now(),
         onWriteBackError: (error) =>
           current.parts.notices.add('store/failed', `Could not record which notes recall read: ${toVaultError(error).message}`),
       });
@@ -264,8 +318,29 @@ export class IndexHost implements IndexApi {
     return (await this.#loaded()).importModelFiles(...args);
   }
 
+  async rerankers() {
+    return (await this.#rerankerParts()).list.entries();
+  }
+
+  async useReranker(choice: RerankerChoice | null): Promise<void> {
+    await (await this.#rerankerParts()).list.use(choice);
+    this.#notifySoon();
+  }
+
+  async deleteReranker(rerankerId: string): Promise<void> {
+    await (await this.#rerankerParts()).list.delete(rerankerId);
+    this.#notifySoon();
+  }
+
+  async importRerankerFiles(...[files]: Parameters<IndexApi['importRerankerFiles']>) {
+    return (await this.#rerankerParts()).list.importFiles(files);
+  }
+
   async setLlm(info: LlmInfo | null, port: MessagePort | null): Promise<void> {
     this.#llm = info && port ? new RemoteLlm(info, this.platform.lentModel(port)) : null;
+    // Another model (or none): what the breakers learned about the last one no longer holds.
+    for (const stage of ['fit-gate', 'decompose', 'intent', 'extraction', 'summaries'] as const) this.#breakers.get(stage).reset();
+    this.#notifySoon();
   }
 }
 

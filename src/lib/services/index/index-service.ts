@@ -127,6 +127,7 @@ export class IndexService {
         return { id: embedder.id, kind: embedder.kind, embed: (texts, options) => embedder.embedQueries(texts, options) };
       },
       size: () => this.parts.catalog.size,
+      onChange: (listener) => this.parts.catalog.watch(listener),
     };
   }
 

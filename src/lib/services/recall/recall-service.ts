@@ -6,20 +6,22 @@
  * call `answer`; the worker's `recall` adds "the newest request wins".
  */
 import type { Llm } from '../../core/api/llm';
+import type { StageBreakers } from '../../core/breaker/circuit-breaker';
 import type { ExcludedItem, RecallRequest, RecallResponse } from '../../core/api/recall-api';
 import { err, ok, VaultFailure, vaultError, type Result } from '../../core/errors';
 import { assemblePackage, type AssembledPackage, type FlaggedLinePolicy } from '../../core/recall/budget';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
 import type { PackageFormat } from '../../core/recall/package-format';
-import type { CandidateRecord, CandidateStore, GraphSearcher } from '../../core/recall/ports';
+import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
-import type { RetrieveDeps } from '../../core/recall/retrieve';
+import type { Reranker } from '../../core/recall/rerank';
 import type { RecallResult } from '../../core/recall/types';
 import type { Vault } from '../../store/vault';
 import { INTENT_CLASSES, INTENT_PROFILES, type IntentClass, type IntentSample } from '../../core/recall/intent-class';
 import { IntentsRepo } from '../../store/intents-repo';
 import { AccessWriteBack } from './access-write-back';
 import { readSanitizer } from './read-sanitizer';
+import { PrefetchSession, type PrefetchOptions } from './prefetch-session';
 import { applyPins } from './recall-pins';
 import { dropExpired } from './recall-validity';
 import type { RecallSources } from './recall-sources';
@@ -31,6 +33,12 @@ export const MAX_PROMPT_CHARS = 20_000;
 export interface RecallServiceOptions {
   /** The language model for decomposition, intent and the fit-gate (null: model-free fallbacks). */
   llm?: () => Llm | null;
+  /** The cross-encoder of the second stage (null: the first-stage order stands). */
+  reranker?: () => Reranker | null;
+  /** Why there is none although one was chosen (loading, failed), for the trace. */
+  rerankerUnavailable?: () => string | null;
+  /** One circuit breaker per model stage, shared with extraction (the index worker's). */
+  breakers?: StageBreakers;
   /** Wall clock for recency and write-back (default Date.now). */
   now?: () => number;
   /** Monotonic clock for timings (default performance.now). */
@@ -38,6 +46,8 @@ export interface RecallServiceOptions {
   gateTimeoutMs?: number;
   /** Where a failed access write-back is reported (it never fails a recall). */
   onWriteBackError?: (error: unknown) => void;
+  /** Predictive prefetch of the likely next prompts (off unless given; prefetch.ts). */
+  prefetch?: PrefetchOptions;
 }
 
 export interface RecallQuery {
@@ -81,9 +91,13 @@ export interface RecallAnswer {
 
 export class RecallService {
   readonly writeBack: AccessWriteBack;
+  /** The slow thinker, when prefetch is on. */
+  readonly prefetch: PrefetchSession | null;
   private readonly intents: IntentsRepo;
   private latest = 0;
   private controller: AbortController | null = null;
+  /** The model stages the prefetch cache's results were computed with (a change empties it). */
+  private prefetchModels: readonly unknown[] | null = null;
 
   constructor(
     private readonly sources: RecallSources,
@@ -92,6 +106,61 @@ export class RecallService {
   ) {
     this.writeBack = new AccessWriteBack(vault, options.onWriteBackError);
     this.intents = new IntentsRepo(vault.db);
+    const wall = options.now ?? Date.now;
+    this.prefetch = options.prefetch
+      ? new PrefetchSession((prompt, signal) => this.background(prompt, signal), wall, options.prefetch)
+      : null;
+    if (this.prefetch) sources.onChange?.((ids) => this.prefetch?.prefetcher.changed(ids));
+  }
+
+  /** A guess computed in the background: the core read path as a plain request would run it. */
+  private async background(prompt: string, signal: AbortSignal): Promise<{ result: RecallResult; ms: number } | null> {
+    const clock = this.options.clock ?? (() => performance.now());
+    const started = clock();
+    const models = this.models();
+    const outcome = await this.core({ prompt }, { signal }, (this.options.now ?? Date.now)(), this.store({ prompt }, new Map()));
+    // Computed with a model that is gone (or without one that came): not kept.
+    if (!sameModels(models, this.models())) return null;
+    return outcome.ok && !signal.aborted ? { result: outcome.value, ms: clock() - started } : null;
+  }
+
+  /** The model stages a recall runs with now (the language model, the reranker). */
+  private models(): readonly unknown[] {
+    return [this.options.llm?.() ?? null, this.options.reranker?.() ?? null];
+  }
+
+  /** A cached result is only as good as the models that computed it: when they change, the cache empties. */
+  private prefetchModelsNow(prefetch: PrefetchSession): readonly unknown[] {
+    const models = this.models();
+    if (this.prefetchModels !== null && !sameModels(models, this.prefetchModels)) prefetch.prefetcher.changed(null);
+    this.prefetchModels = models;
+    return models;
+  }
+
+  /** The core pipeline over the index's sources with this service's models and breakers. */
+  private async core(query: RecallQuery, recallOptions: RecallOptions, now: number, store: CandidateStore): Promise<Result<RecallResult>> {
+    const embedder = await this.sources.queryEmbedder();
+    const intentHistory = async (): Promise<IntentSample[]> =>
+      (await this.intents.recent(now)).flatMap((r) => (isIntentClass(r.intent) ? [{ intent: r.intent, at: r.at }] : []));
+    return recall(
+      { prompt: query.prompt, intent: query.intent ?? null, intentClass: query.intentClass ?? null },
+      {
+        lexical: this.sources.lexical,
+        vector: this.sources.vector,
+        embedder,
+        store,
+        ...(this.sources.graph ? { graph: this.sources.graph } : {}),
+        intentHistory,
+        llm: this.options.llm?.() ?? null,
+        reranker: this.options.reranker?.() ?? null,
+        rerankerUnavailable: this.options.rerankerUnavailable?.() ?? null,
+        now,
+        clock: this.options.clock ?? (() => performance.now()),
+        ...(this.options.breakers ? { breakers: this.options.breakers } : {}),
+        ...(this.options.now ? { wallClock: this.options.now } : {}),
+      },
+      { ...(this.options.gateTimeoutMs ? { gateTimeoutMs: this.options.gateTimeoutMs } : {}), ...recallOptions },
+    );
   }
 
   /** The person's drops are never read; their pins come back marked. */
@@ -112,7 +181,6 @@ export class RecallService {
 
   /** The whole read path and its package; bad input and failures come back as a Result. */
   async answer(query: RecallQuery, options: AnswerOptions = {}): Promise<Result<RecallAnswer>> {
-    const llm = this.options.llm?.() ?? null;
     const { package: pkg, writeBack = true, now: at, ...recallOptions } = options;
     const target = resolveTarget(pkg?.target ?? DEFAULT_TARGET_ID);
     if (!target) return err(vaultError('input/invalid', `Unknown target model "${String(pkg?.target)}".`));
@@ -121,24 +189,28 @@ export class RecallService {
     }
     const excluded = new Map<string, CandidateRecord>();
     const embedder = await this.sources.queryEmbedder();
-    const deps: RetrieveDeps & { graph?: GraphSearcher } = {
-      lexical: this.sources.lexical,
-      vector: this.sources.vector,
-      embedder,
-      store: this.store(query, excluded),
-      ...(this.sources.graph ? { graph: this.sources.graph } : {}),
-    };
+    const store = this.store(query, excluded);
     const now = at ?? (this.options.now ?? Date.now)();
-    const intentHistory = async (): Promise<IntentSample[]> =>
-      (await this.intents.recent(now)).flatMap((r) => (isIntentClass(r.intent) ? [{ intent: r.intent, at: r.at }] : []));
-    const outcome = await recall(
-      { prompt: query.prompt, intent: query.intent ?? null, intentClass: query.intentClass ?? null },
-      { ...deps, llm, now, clock: this.options.clock ?? (() => performance.now()), intentHistory },
-      { ...(this.options.gateTimeoutMs ? { gateTimeoutMs: this.options.gateTimeoutMs } : {}), ...recallOptions },
-    );
+    const prefetch = this.prefetch;
+    const models = prefetch ? this.prefetchModelsNow(prefetch) : null;
+    const key = prefetch?.keyOf(query, recallOptions) ?? null;
+    prefetch?.prefetcher.foregroundStarted();
+    let outcome: Result<RecallResult>;
+    try {
+      const hit = key && query.prompt.trim() ? prefetch!.lookup(key) : null;
+      const clock = this.options.clock ?? (() => performance.now());
+      const started = clock();
+      const computedAt = (this.options.now ?? Date.now)();
+      outcome = hit ? ok(prefetch!.serve(hit, query.prompt, now)) : await this.core(query, recallOptions, now, store);
+      if (outcome.ok && prefetch && !recallOptions.signal?.aborted)
+        prefetch.asked(sameModels(models!, this.models()) ? key : null, query.prompt.trim(), outcome.value, clock() - started, computedAt);
+    } finally {
+      prefetch?.prefetcher.foregroundEnded();
+    }
     if (!outcome.ok) return outcome;
     if (recallOptions.signal?.aborted) return err(vaultError('recall/cancelled', 'A newer query replaced this one.'));
-    const result = await applyPins(dropExpired(outcome.value, now), query.pinned ?? [], deps.store, now);
+    // A cached result is filtered by validity, packaged and sanitized again here, like any other.
+    const result = await applyPins(dropExpired(outcome.value, now), query.pinned ?? [], store, now);
     const assembled = assemblePackage(result.items, {
       window: target.window,
       ...(pkg?.fraction !== undefined ? { fraction: pkg.fraction } : {}),
@@ -201,4 +273,8 @@ export class RecallService {
     for (const record of read) seen.set(record.id, record);
     return ids.map((id) => ({ id, record: seen.get(id) ?? null }));
   }
+}
+
+function sameModels(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i]);
 }

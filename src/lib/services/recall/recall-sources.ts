@@ -18,4 +18,9 @@ export interface RecallSources {
   queryEmbedder(): Promise<QueryEmbedder>;
   /** Indexed documents now (0: nothing to search yet). */
   size(): number;
+  /**
+   * Tells `listener` which documents were written (changed or removed); null: documents were
+   * added or everything was reloaded. Returns the unsubscribe function. (Prefetch invalidates by it.)
+   */
+  onChange?(listener: (ids: readonly string[] | null) => void): () => void;
 }
