@@ -24,6 +24,14 @@ export class InboxPage {
     return this.items().count();
   }
 
+  groups() {
+    return this.page.getByTestId('inbox-group');
+  }
+
+  currentGroup() {
+    return this.page.locator('[data-testid="inbox-group"][data-current="true"]');
+  }
+
   async press(key: string): Promise<void> {
     // Keys go to the page, not to a focused control.
     await this.page.locator('body').press(key);

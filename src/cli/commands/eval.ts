@@ -1,25 +1,40 @@
 import { readFile } from 'node:fs/promises';
 import { extractConversation } from '../../lib/core/extract/driver';
+import { OpenAiCompatibleLlm } from '../../lib/models/openai-compatible-llm';
 import { evalObservationCoverage, type ObservationEvalReport } from '../../lib/core/extract/eval-observation';
 import { locomoSessions } from '../../lib/core/extract/locomo';
 import { UsageError, type Command } from '../command';
 import { EVAL_LOCOMO_USAGE, runEvalLocomo } from '../recall/eval-locomo-command';
+import { EVAL_LABELLED_USAGE, runEvalLabelled } from './eval-labelled';
 import { EVAL_OFFTOPIC_USAGE, runEvalOfftopic } from '../recall/eval-offtopic-command';
 import { EVAL_SAFETY_USAGE, runEvalInjection, runEvalSecrets } from './eval-safety';
+import { optionValues } from './import';
 
-/** Evaluations against LoCoMo (kept in ../shared/data; never bundled). */
+/** Evaluations against LoCoMo (kept in ../shared/data; never bundled) and the labelled extraction corpus. */
 export const evalCommand: Command = {
   name: 'eval',
   summary:
-    'Evaluate extraction or recall quality on a LoCoMo file, off-topic refusal, or secret redaction and injection flags on their corpora.',
-  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LOCOMO_USAGE} | ${EVAL_OFFTOPIC_USAGE} | ${EVAL_SAFETY_USAGE}`,
+    'Evaluate extraction (LoCoMo coverage or the labelled corpus) or recall quality, off-topic refusal, or secret redaction and injection flags on their corpora.',
+  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LABELLED_USAGE} | ${EVAL_LOCOMO_USAGE} | ${EVAL_OFFTOPIC_USAGE} | ${EVAL_SAFETY_USAGE}`,
   async run(argv) {
-    const [what, file] = argv.filter((a) => !a.startsWith('--'));
+    const [what, corpus] = argv.filter((a) => !a.startsWith('--'));
     if (what === 'locomo') return runEvalLocomo(argv);
     if (what === 'offtopic') return runEvalOfftopic(argv);
-    if (what === 'secrets') return runEvalSecrets(file);
-    if (what === 'injection') return runEvalInjection(file);
+    if (what === 'secrets') return runEvalSecrets(corpus);
+    if (what === 'injection') return runEvalInjection(corpus);
     if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');
+    const options = optionValues(argv, ['--labelled', '--llm-endpoint', '--model', '--llm-model']);
+    if (options.missing) throw new UsageError(`${options.missing} needs a value.`);
+    const labelled = options.values['--labelled'];
+    const endpoint = options.values['--llm-endpoint'];
+    const model = options.values['--model'] ?? options.values['--llm-model'];
+    if (labelled !== undefined) {
+      if (model !== undefined && endpoint === undefined) throw new UsageError('--model needs --llm-endpoint.');
+      const llm = endpoint ? new OpenAiCompatibleLlm({ baseUrl: endpoint, model: model ?? 'default' }) : null;
+      return runEvalLabelled(labelled, { errors: argv.includes('--errors'), llm });
+    }
+    if (endpoint !== undefined) throw new UsageError('--llm-endpoint is measured on the labelled corpus: add --labelled DIR.');
+    const [, file] = options.rest.filter((a) => !a.startsWith('--'));
     if (!file) throw new UsageError('Give the LoCoMo JSON file to evaluate on.');
     const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
     const { sessions, skippedSamples } = locomoSessions(data);

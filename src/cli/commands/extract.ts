@@ -4,7 +4,7 @@ import type { NoteRecord, Role } from '../../lib/core/records';
 import { OpenAiCompatibleLlm } from '../../lib/models/openai-compatible-llm';
 import { runImport } from '../../lib/store/importer';
 import { openVault, type Vault } from '../../lib/store/vault';
-import { extractAndStore, termNeighbours } from '../../lib/services/extraction/extract-job';
+import { extractAndStore, termNeighbours, visibleThread } from '../../lib/services/extraction/extract-job';
 import { UsageError, type Command } from '../command';
 import { expandPaths, inputsFor, optionValues } from './import';
 
@@ -28,6 +28,8 @@ interface CandidateOut {
 interface ConversationOut {
   conversationId: string;
   title: string;
+  /** Visible messages of the conversation (the extractor's input). */
+  messages: number;
   run: ExtractJobResult;
   candidates: CandidateOut[];
 }
@@ -48,10 +50,12 @@ async function describeNotes(vault: Vault, notes: readonly NoteRecord[]): Promis
 }
 
 function textReport(conversations: readonly ConversationOut[], extractor: string): string {
-  const lines = [`Extractor: ${extractor}`];
+  const messages = conversations.reduce((n, c) => n + c.messages, 0);
+  const candidates = conversations.reduce((n, c) => n + c.candidates.length, 0);
+  const lines = [`Extractor: ${extractor}; ${candidates} candidates from ${messages} messages`];
   for (const c of conversations) {
     const s = c.run.summary;
-    lines.push('', `# ${c.title} (${c.conversationId})`);
+    lines.push('', `# ${c.title} (${c.conversationId}): ${c.messages} messages`);
     lines.push(
       `  ran: ${c.run.extractors.join(', ') || 'nothing'}; ${c.run.windows} windows; ${c.candidates.length} candidates, ${c.run.rejected} units rejected by the validator` +
         (s ? `; summary ${s.words} words (${s.method})` : ''),
@@ -100,12 +104,16 @@ export const extractCommand: Command = {
         conversations.push({
           conversationId: id,
           title: conversation?.title ?? '',
+          messages: (await visibleThread(vault, id)).length,
           run: result,
           candidates: await describeNotes(vault, notes),
         });
       }
       const extractor = llm ? `${llm.id} (rule-based where it failed)` : 'rule-based';
-      const json = { extractor, importStatus: report.status, conversations };
+      const messages = conversations.reduce((n, c) => n + c.messages, 0);
+      const candidates = conversations.reduce((n, c) => n + c.candidates.length, 0);
+      const perMessage = messages === 0 ? 0 : Math.round((candidates / messages) * 100) / 100;
+      const json = { extractor, importStatus: report.status, messages, candidates, candidatesPerMessage: perMessage, conversations };
       return { json, text: textReport(conversations, extractor), exitCode: report.status === 'done' ? 0 : 1 };
     } finally {
       vault.db.close();

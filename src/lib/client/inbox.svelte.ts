@@ -1,10 +1,26 @@
 import { liveQuery, type Subscription } from 'dexie';
 import type { ActionOutcome, KeepRequest } from '../core/api/vault-api';
+import {
+  countInbox,
+  DEFAULT_REVIEW_SIZE,
+  filterGroups,
+  firstCandidates,
+  startOfDay,
+  type InboxCounts,
+  type InboxReview,
+} from '../core/curate/inbox-order';
 import { vaultViews, type InboxGroup, type InboxItem } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
 import { vaultWorker } from './vault-worker';
 
 export type { InboxGroup, InboxItem } from '../store/views/vault-views';
+
+/** What the Inbox lists: the "review N today" queue, or every candidate (filtered by a count). */
+export type InboxMode = 'today' | 'all';
+export interface InboxFilter {
+  category?: string;
+  conversationId?: string | null;
+}
 
 /** The undo toast: what was done, and the history entries that undo it. */
 export interface UndoOffer {
@@ -13,36 +29,103 @@ export interface UndoOffer {
   historyIds: string[];
 }
 
-/** The Inbox's state: live candidates, grouped; the actions; the undo offers. */
+/**
+ * The Inbox's state: live candidates in worth order, their counts, the "review N today" queue
+ * (N and where the person stopped are a device preference written through the vault worker; the
+ * count reviewed today is read from the history), the actions and the undo offers. Candidates
+ * never reviewed stay provisional: recall still finds them at chat weight.
+ */
 export class InboxController {
-  groups = $state<InboxGroup[]>([]);
+  /** Every candidate, grouped, in worth order. */
+  all = $state<InboxGroup[]>([]);
   loaded = $state(false);
   offers = $state<UndoOffer[]>([]);
   busy = $state(false);
-  private subscription: Subscription | null = null;
+  mode = $state<InboxMode>('today');
+  filter = $state<InboxFilter>({});
+  review = $state<InboxReview>({ size: DEFAULT_REVIEW_SIZE, cursorId: null });
+  reviewedToday = $state(0);
+  /** The queue setting has been read (the saved position can be restored). */
+  reviewLoaded = $state(false);
+  private subscriptions: Subscription[] = [];
   private seq = 0;
+  private cursorTimer: ReturnType<typeof setTimeout> | null = null;
 
-  start(): void {
-    if (this.subscription) return;
+  start(now: () => number = Date.now): void {
+    if (this.subscriptions.length > 0) return;
     void vaultViews().then((views) => {
-      this.subscription = liveQuery(() => views.inbox()).subscribe({
-        next: (groups) => {
-          this.groups = groups;
-          this.loaded = true;
-        },
-        error: (error: unknown) => errors.report(error, 'reading the Inbox'),
-      });
+      const report = (what: string) => (error: unknown) => errors.report(error, what);
+      this.subscriptions = [
+        liveQuery(() => views.inbox()).subscribe({
+          next: (groups) => {
+            this.all = groups;
+            this.loaded = true;
+          },
+          error: report('reading the Inbox'),
+        }),
+        liveQuery(() => views.reviewedSince(startOfDay(now()))).subscribe({
+          next: (n) => (this.reviewedToday = n),
+          error: report('reading what was reviewed today'),
+        }),
+        liveQuery(() => views.setting('device.inbox.review')).subscribe({
+          next: (review) => {
+            this.review = review;
+            this.reviewLoaded = true;
+          },
+          error: report('reading the review queue'),
+        }),
+      ];
     });
   }
 
   stop(): void {
-    this.subscription?.unsubscribe();
-    this.subscription = null;
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.subscriptions = [];
   }
 
-  /** Every candidate in screen order (what j / k walk through). */
+  /** Candidates left in today's queue: N less those reviewed today. */
+  get leftToday(): number {
+    return Math.max(0, this.review.size - this.reviewedToday);
+  }
+
+  get counts(): InboxCounts {
+    return countInbox(this.all);
+  }
+
+  /** The groups on screen: today's queue, or every candidate under the chosen filter. */
+  get groups(): InboxGroup[] {
+    return this.mode === 'today' ? firstCandidates(this.all, this.leftToday) : filterGroups(this.all, this.filter);
+  }
+
+  /** Every candidate on screen in screen order (what j / k walk through). */
   get items(): InboxItem[] {
     return this.groups.flatMap((g) => g.items);
+  }
+
+  show(mode: InboxMode, filter: InboxFilter = {}): void {
+    this.mode = mode;
+    this.filter = filter;
+  }
+
+  /** Sets N of "review N today" (the position is kept). */
+  async setReviewSize(size: number): Promise<void> {
+    try {
+      await vaultWorker().call('setPreference', ['device.inbox.review', { ...this.review, size }]);
+    } catch (error) {
+      errors.report(error, 'setting how many to review a day');
+    }
+  }
+
+  /** Remembers the candidate the person is at, so the Inbox opens there next time (written once the cursor rests). */
+  rememberCursor(id: string | null): void {
+    if (id === this.review.cursorId) return;
+    if (this.cursorTimer) clearTimeout(this.cursorTimer);
+    this.cursorTimer = setTimeout(() => {
+      this.cursorTimer = null;
+      void vaultWorker()
+        .call('setPreference', ['device.inbox.review', { ...this.review, cursorId: id }])
+        .catch((error: unknown) => errors.report(error, 'remembering where you stopped'));
+    }, 400);
   }
 
   private async act(label: string, work: () => Promise<ActionOutcome>): Promise<boolean> {
@@ -66,6 +149,19 @@ export class InboxController {
 
   keep(requests: KeepRequest[], label = requests.length > 1 ? `Kept ${requests.length} notes` : 'Kept'): Promise<boolean> {
     return this.act(label, () => vaultWorker().call('keep', [requests.map((r) => ({ ...r }))]));
+  }
+
+  /** The requests that keep a whole group (one place, so a rule about which members to skip lives here). */
+  groupKeepRequests(group: InboxGroup): KeepRequest[] {
+    return group.items.map((i) => ({ id: i.note.id }));
+  }
+
+  keepGroup(group: InboxGroup): Promise<boolean> {
+    return this.keep(this.groupKeepRequests(group));
+  }
+
+  discardGroup(group: InboxGroup): Promise<boolean> {
+    return this.discard(group.items.map((i) => i.note.id));
   }
 
   discard(ids: string[]): Promise<boolean> {

@@ -101,6 +101,8 @@ export type ReviewProposal =
 
 export interface CandidateReview {
   extractor: 'llm' | 'rule-based';
+  /** `EXTRACTOR_VERSION` of the pipeline that proposed it; absent on candidates from version 1. */
+  extractorVersion?: number;
   llmId: string | null;
   /** Unit kind (claim, decision, question, constraint, fact, action-item). */
   kind: string;

@@ -1,3 +1,4 @@
+import { DEFAULT_REVIEW_SIZE, type InboxReview } from '../core/curate/inbox-order';
 import type { EmbedderChoice } from '../core/api/embedder';
 import type { LlmChoice } from '../core/api/llm-port';
 import type { RerankerChoice } from '../core/api/reranker';
@@ -67,6 +68,8 @@ export interface SettingsShape {
   'device.recall.flaggedLines': 'drop' | 'quote';
   /** The language model this device uses for extraction and recall (null: none, the stated fallbacks run). */
   'llm.choice': LlmChoice | null;
+  /** The Inbox's "review N today" queue on this device: N, and the candidate the person stopped at. */
+  'device.inbox.review': InboxReview;
   /** Hours between scheduled cleaning sweeps when the app is idle (null: only on demand, from Notes). */
   'curate.sweepIntervalHours': number | null;
   /** What the last cleaning sweep did. */
@@ -108,6 +111,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.reranker': null,
   'device.recall.flaggedLines': 'drop',
   'llm.choice': null,
+  'device.inbox.review': { size: DEFAULT_REVIEW_SIZE, cursorId: null },
   'curate.sweepIntervalHours': 24,
   'curate.lastSweep': null,
   'retention.historyPerNote': 50,

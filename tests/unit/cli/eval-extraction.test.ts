@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
+import { runCli } from '../../factories/cli';
 
 const LOCOMO = '../shared/data/locomo/locomo-dev.json';
 
@@ -21,5 +25,48 @@ describe('engram eval extraction', () => {
     const err: string[] = [];
     expect(await main(['eval', 'vibes', 'x.json'], { out: () => undefined, err: (t) => err.push(t) })).toBe(2);
     expect(err.join('\n')).toMatch(/Unknown evaluation "vibes"/);
+  });
+
+  it('scores the labelled corpus per category and per split with --labelled', async () => {
+    const { code, out } = await runCli(['eval', 'extraction', '--labelled', 'tests/fixtures/extraction', '--json']);
+    expect(code).toBe(0);
+    type Split = {
+      goldUnits: number;
+      turns: number;
+      conversations: number;
+      macroF1: number;
+      decisionsCitingAssistant: number;
+      byCategory: Record<string, { gold: number; precision: number; recall: number; f1: number }>;
+    };
+    const report = JSON.parse(out) as Split & { splits: Record<string, Split> };
+    expect(report.turns).toBeGreaterThanOrEqual(300);
+    expect(Object.keys(report.byCategory)).toHaveLength(8);
+    expect(Object.keys(report.splits).sort()).toEqual(['heldout', 'train']);
+    const { train, heldout } = report.splits as { train: Split; heldout: Split };
+    expect(train.goldUnits + heldout.goldUnits).toBe(report.goldUnits);
+    expect(heldout.conversations / report.conversations).toBeGreaterThanOrEqual(0.25);
+    for (const s of Object.values(report.byCategory)) expect(s.gold).toBeGreaterThan(0);
+    // Regression guards at the figures docs/EXTRACT.md reports (rounded down), not targets.
+    expect(report.decisionsCitingAssistant).toBe(0);
+    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.86);
+    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.89);
+    expect(train.macroF1).toBeGreaterThanOrEqual(0.87);
+    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.8);
+    expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.62);
+  });
+
+  it('says which labelled file is malformed, and refuses a folder that does not exist', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'labelled-'));
+    await mkdir(join(dir, 'train'));
+    await writeFile(
+      join(dir, 'train', 'a.json'),
+      JSON.stringify({ id: 'a', title: 'a', turns: [{ id: 't1', role: 'bot', text: 'x', units: [] }] }),
+    );
+    const bad = await runCli(['eval', 'extraction', '--labelled', dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/train\/a\.json: turns\.0\.role/);
+    const missing = await runCli(['eval', 'extraction', '--labelled', join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/is not a folder of labelled conversations/);
   });
 });

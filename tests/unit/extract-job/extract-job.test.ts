@@ -3,6 +3,7 @@ import { EXTRACT_JOB, type ExtractJobResult } from '../../../src/lib/core/api/ex
 import { INDEX_JOBS } from '../../../src/lib/core/api/index-api';
 import type { LlmMessage } from '../../../src/lib/core/api/llm';
 import { VaultFailure, vaultError } from '../../../src/lib/core/errors';
+import { EXTRACTOR_VERSION, extractorVersionOf } from '../../../src/lib/core/extract/version';
 import type { NoteRecord } from '../../../src/lib/core/records';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { JobRunner } from '../../../src/lib/store/job-runner';
@@ -79,6 +80,8 @@ describe('extraction job', () => {
     for (const n of notes) {
       expect(n).toMatchObject({ status: 'provisional', tier: 'engram', conversationId: id, keptAt: null });
       expect(n.review?.extractor).toBe('rule-based');
+      expect(n.review?.extractorVersion).toBe(EXTRACTOR_VERSION);
+      expect(extractorVersionOf(n.review)).toBe(EXTRACTOR_VERSION);
       expect(n.review?.proposal).toEqual({ action: 'add' });
       expect(n.sourceMessageIds.length).toBeGreaterThan(0);
     }
@@ -134,6 +137,7 @@ describe('extraction job', () => {
     expect(result.fallbacks.at(-1)!.reason.message).toContain('not asked again');
     expect(result.summary).toMatchObject({ method: 'extractive', fallbackReason: { code: 'llm/invalid-output' } });
     const fromModel = notes.filter((n) => n.review?.extractor === 'llm');
+    expect(notes.every((n) => n.review?.extractorVersion === EXTRACTOR_VERSION)).toBe(true);
     expect(fromModel.map((n) => n.text)).toEqual(['The courtyard maple likes dappled shade.']);
     expect(fromModel[0]!.review?.llmId).toBe('fake:scripted');
     expect(notes.some((n) => n.review?.extractor === 'rule-based')).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractConversation } from '../../../src/lib/core/extract/driver';
 import { ruleBasedUnits } from '../../../src/lib/core/extract/rule-based';
-import { splitSentences } from '../../../src/lib/core/extract/sentences';
+import { proseSentences } from '../../../src/lib/core/text/sentences';
 import type { ExtractionMessage } from '../../../src/lib/core/extract/units';
 import { buildWindows } from '../../../src/lib/core/extract/windows';
 import { MAPLE } from './conversation';
@@ -12,7 +12,7 @@ const unitsOf = async (...messages: ExtractionMessage[]) => (await extractConver
 describe('sentence splitting', () => {
   it('splits sentences and list items, drops code blocks and markdown, keeps abbreviations whole', () => {
     const text = '# Plan\n- Use **Dexie** for storage.\n- Ship it e.g. next week. Mr. Smith agreed!\n```ts\nconst x = 1;\n```\nDone.';
-    expect(splitSentences(text)).toEqual(['Plan', 'Use Dexie for storage.', 'Ship it e.g. next week.', 'Mr. Smith agreed!', 'Done.']);
+    expect(proseSentences(text)).toEqual(['Plan', 'Use Dexie for storage.', 'Ship it e.g. next week.', 'Mr. Smith agreed!', 'Done.']);
   });
 });
 

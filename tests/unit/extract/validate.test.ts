@@ -106,23 +106,33 @@ describe('validator: one rule at a time', () => {
     expect(rules(result)).toContain('several-claims');
   });
 
-  it('shortens a unit over fifteen words: filler first, then trailing detail, with the dropped words kept in the reason', () => {
+  it('shortens a unit over fifteen words: filler first, then a split into several units, never a cut', () => {
     const filler = one({
       text: 'Honestly, the maple really needs very careful and quite gentle pruning every single year in the winter months.',
     });
+    expect(filler.accepted).toHaveLength(1);
     expect(filler.accepted[0]?.text.split(' ').length).toBeLessThanOrEqual(15);
     expect(rules(filler)).toEqual(['too-long']);
-    const cut = one({
-      text: 'Japanese maples respond badly to heavy pruning and can take several growing seasons to recover their natural graceful shape afterwards.',
-    });
-    expect(cut.accepted[0]?.text.split(' ').length).toBeLessThanOrEqual(15);
-    expect(cut.accepted[0]?.repairs[0]?.message).toMatch(/trailing detail dropped: "/u);
+    const text =
+      'Japanese maples respond badly to heavy pruning and can take several growing seasons to recover their natural graceful shape afterwards.';
+    const split = one({ text });
+    expect(split.accepted.length).toBeGreaterThan(1);
+    for (const unit of split.accepted) {
+      expect(unit.text.split(' ').length).toBeLessThanOrEqual(15);
+      expect(unit.repairs[0]?.message).toMatch(/^Split into \d units of at most 15 words/u);
+    }
+    const words = (t: string) => new Set(t.toLowerCase().match(/[a-z]+/gu));
+    const kept = words(split.accepted.map((u) => u.text).join(' '));
+    for (const w of words(text)) if (w !== 'and') expect(kept).toContain(w);
   });
 
-  it('drops a unit over fifteen words that has no place to cut', () => {
+  it('splits a unit over fifteen words even with no natural boundary, and rejects nothing for length', () => {
     const result = one({ text: 'Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma.' });
-    expect(result.accepted).toHaveLength(0);
-    expect(result.rejected[0]?.reasons.at(-1)?.rule).toBe('too-long');
+    expect(result.accepted.map((u) => u.text)).toEqual([
+      'Alpha beta gamma delta epsilon zeta eta theta iota.',
+      'Kappa lambda mu nu xi omicron pi rho sigma.',
+    ]);
+    expect(result.rejected).toHaveLength(0);
   });
 
   it('collapses a repetition into one unit that cites every message stating it', () => {

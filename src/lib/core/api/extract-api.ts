@@ -34,6 +34,8 @@ export interface ExtractJobResult {
   existing: number;
   rejected: number;
   summary: { words: number; method: 'llm' | 'extractive'; fallbackReason: VaultError | null } | null;
+  /** Never-reviewed candidates of an older extractor version: proposed again (restamped) or no longer (removed). */
+  replaced?: { restamped: number; removed: number };
 }
 
 /** A session summary as stored (table `summaries`; a vault file carries it as the setting `extract.summary:<conversationId>`). */

@@ -39,6 +39,7 @@ export const PREFERENCE_KEYS = [
   'vault.syncIntervalMinutes',
   'vault.reminderDays',
   'vault.backupOffered',
+  'device.inbox.review',
 ] as const;
 
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];

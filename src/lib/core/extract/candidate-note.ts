@@ -3,6 +3,7 @@ import { qualityFlags } from '../curate/quality-gate';
 import type { CandidateReview, NoteRecord, ReviewProposal } from '../records';
 import type { ExtractorName } from './driver';
 import type { CandidateUnit } from './units';
+import { EXTRACTOR_VERSION } from './version';
 
 /**
  * A validated extraction unit as the vault stores it: a provisional engram candidate, with the
@@ -52,6 +53,7 @@ export function candidateNote(input: CandidateNoteInput): NoteRecord {
   const { unit, decision } = input;
   const review: CandidateReview = {
     extractor: input.extractor,
+    extractorVersion: EXTRACTOR_VERSION,
     llmId: input.llmId,
     kind: unit.kind,
     repairs: unit.repairs.map((r) => ({ rule: r.rule, message: r.message })),

@@ -34,89 +34,218 @@ export const HEDGE = words(
     'hopefully',
     'in theory',
     'tentative(?:ly)?',
+    'leaning (?:towards?|to)',
+    "(?:i'd|i would|we'd|we would) rather",
+    'most likely',
+    'ideally',
   ].join('|'),
 );
 
-/** A commitment to a choice. Credited as a decision only in a user's message. */
+const phrases = (list: readonly string[]): RegExp => new RegExp(`(?:${list.join('|')})`, 'iu');
+
+/** A commitment to a choice, wherever it sits in the sentence. Credited as a decision only in a user's message. */
 export const DECISION = words(
   [
-    "(?:i|we)(?:'ve| have)? decided",
-    "(?:i|we)(?:'ll| will| am going to|'re going to| are going to) go with",
-    "let's go with",
-    'let us go with',
-    "(?:i|we)(?:'ll| will) use",
-    "(?:i|we)(?:'m| am|'re| are) going with",
-    '(?:i|we) (?:chose|picked|settled on|opted for|went with)',
-    "(?:i|we)(?:'ll| will) stick with",
-    "let's use",
-    "let's do",
-    "let's stick with",
+    "(?:i|we)(?:'ve| have)? (?:decided|settled on|opted for|chose|picked|went with|ended up (?:with|going with|choosing))",
+    'decided',
     'decision(?: is|:)',
-    'final answer',
-    "(?:i|we)(?:'ll| will) switch to",
-    "(?:i|we)(?:'re| are| am|'m) switching to",
+    'final (?:decision|answer|choice)',
+    'settled on',
+    "(?:i|we)(?:'m| am|'re| are) (?:going with|going for|sticking with|switching to)",
+    'going (?:with|for)',
+    "(?:i|we)(?:'ll| will| shall)? (?:go|stick) (?:with|for)",
+    'go with',
+    "let(?:'s| us)(?! (?:see|talk|chat|think|hope|say|discuss|check|look|figure|catch up|keep \\w+ing|start with the basics)\\b)",
+    '^(?:\\S+ ){1,3}it is(?=\\s*(?:[.!,]|$))',
+    'as you (?:said|suggested|recommended|proposed)',
+    'rather than',
+    'from (?:tonight|today|tomorrow|now)',
+    'starting (?:tonight|today|tomorrow|now|next (?:week|month))',
+    "it's settled",
+    '(?:is|are) out',
+    '(?:stays|remains)',
+    'instead',
+    'over (?:the )?[a-z]+,? agreed',
+    "we(?:'re| are) doing",
+    "(?:i|we)(?:'m| am|'re| are) (?:using|choosing|picking|skipping|dropping|keeping)",
+    'from now on',
+    'going forward',
+    'from (?:today|tomorrow) on',
   ].join('|'),
 );
 
-/** A limit the work must respect. */
-export const CONSTRAINT = words(
+/** `I'll` / `we'll` (or going to, or the plain present of a non-native "we take") and the verb after it. */
+export const FUTURE_VERB =
+  /\b(?:i|we)(?:'ll| will| shall|'re going to| are going to|'m going to| am going to|'d)?\s+(?:also\s+|then\s+|just\s+|definitely\s+)?(not\s+)?([a-z]+)\b/iu;
+
+/** Verbs that choose: after "I'll" / "we'll" / "let's", or opening a user's imperative, they make a Decision. */
+export const CHOICE_VERBS: ReadonlySet<string> = new Set(
+  (
+    'use stay take skip keep buy get go switch stick choose pick do have combine add make move drop cancel start stop rent ' +
+    'set put turn run cap price limit leave swap replace try bake serve host record migrate import automate split group ' +
+    'offer charge raise lower release publish ship build adopt plant grow hire hold sell scratch'
+  ).split(' '),
+);
+
+/** Verbs of a task to carry out: after "I'll" or opening a user's imperative they make an Action Item. */
+export const TASK_VERBS: ReadonlySet<string> = new Set(
+  (
+    'call email text message phone ring send book order ask check measure write draft finish fix test clean print ' +
+    'sign register file pay renew return collect defrost review read research look find reply tell remind ' +
+    'visit contact schedule update install open prepare practise practice submit upload download back label'
+  ).split(' '),
+);
+
+/** A time by which or at which something happens: turns "I'll buy X" from a choice into a task. */
+export const TASK_TIME = words(
   [
-    'must',
-    'must not',
-    "mustn't",
-    'cannot',
-    "can't",
-    'can not',
-    'at most',
-    'at least',
-    'no more than',
-    'no later than',
-    'no less than',
-    'required',
-    'requirement',
-    'has to',
-    'have to',
-    'limited to',
-    'only (?:works|runs|supports?)',
-    'not allowed',
-    'budget',
-    'deadline',
-    'within \\d+',
-    'under \\d+',
-    'should never',
-    'never',
+    'today',
+    'tonight',
+    'tomorrow(?: morning| evening| night)?',
+    'this (?:morning|afternoon|evening|week|weekend|month)',
+    'next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)',
+    '(?:on|by|before|until) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)',
+    'by (?:the )?(?:end of|\\d)',
+    'first thing',
+    'asap',
+    'later today',
+    'in the morning',
+    'first(?=[.!]?$)',
+    '(?:on|by|before) (?:the )?\\d{1,2}(?:st|nd|rd|th)',
+    '(?:on|by|before) (?:the )?\\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\\w*',
+    'on payday',
   ].join('|'),
 );
 
-/** Something to do next. */
+/** Something to do next, in the person's own words. */
 export const ACTION = words(
   [
-    'need to',
-    'needs to',
+    '(?:i|we) (?:need|have|must|should|got|ought) to',
+    "(?:i|we)(?:'ve| have) got to",
+    '^need to',
+    '^have to',
     'remember to',
     "don't forget",
+    'do not forget',
+    'reminder',
+    'note to self',
+    'to[- ]?do(?=\\s*:)',
     'to-?do',
     'next step',
     'action item',
-    'follow up',
-    "i'll",
-    'i will',
-    "i'm going to",
-    'i am going to',
-    "we'll",
-    'we will',
-    'plan to',
-    'planning to',
-    'going to',
-    'gonna',
-    'should (?:add|write|check|fix|call|ask|try|update|send|book|buy|make|finish|start)',
+    'i must',
   ].join('|'),
 );
 
-/** An assistant suggesting rather than stating: raw material for Ideas. */
-export const SUGGESTION = words(
-  ['you could', 'you might', 'consider', 'i suggest', 'i recommend', 'one option', 'another option', 'try', 'you can'].join('|'),
+/** A limit any solution must respect (either speaker). */
+export const CONSTRAINT = words(
+  [
+    'must(?!-)',
+    "mustn't",
+    'can only',
+    'only if',
+    'at most',
+    'at least',
+    'the (?:most|least) (?:we|i)',
+    'no more than',
+    'no less than',
+    'max(?:imum)?',
+    'min(?:imum)?',
+    'up to',
+    'within',
+    'no later than',
+    'deadline',
+    'budget',
+    'not allowed',
+    'only allows?',
+    'requires?',
+    'required',
+    'requirement',
+    'permission',
+    'has to',
+    'have to',
+    'needs? to',
+    'strict',
+    'allerg(?:y|ies|ic)',
+    'should (?:be|stay|not|never)',
+    '(?:under|below) \\d',
+    'excluded',
+    'nut-free',
+    'gluten-free',
+    'dairy-free',
+    'vegan',
+    '^only',
+    "^(?:don't|do not|never)",
+    '(?:i|we) never',
+  ].join('|'),
 );
+
+/** Limits only the person states about their own situation ("She refuses anything with fish."). */
+export const USER_CONSTRAINT = words(
+  [
+    'cannot',
+    "can't",
+    'can not',
+    'refuses?',
+    "won't (?:eat|touch|drink|accept|take|wear)",
+    'promised',
+    'stuck (?:on|with) .+ until',
+    'non-negotiable',
+    'no exceptions?',
+    'walk away',
+    'deal-?breaker',
+    'must-have',
+  ].join('|'),
+);
+
+/** Limits stated firmly enough to beat an imperative's reading as advice ("Never run drip and sprinklers together."). */
+export const STRONG_CONSTRAINT = phrases([
+  "\\b(?:must(?!-)|mustn't|can only|only if|no more than|no less than|no later than|requires?|required|permission|not allowed)\\b",
+  '\\bwithin \\d',
+  '\\ballows? \\w+ only\\b',
+  "^(?:never|don't|do not|only)\\b",
+]);
+
+/** An inline list of options after a colon ("Options: a mesh, a powerline adapter, or a cable."). */
+export const OPTION_LIST = /:\s*[^:]+,[^:]+\b(?:or|and)\b/iu; // a quick test; rule-based.ts confirms with splitList
+
+/** The assistant proposing rather than stating: Ideas. */
+export const SUGGESTION = words(
+  [
+    'you (?:could|might|may)(?: also)?',
+    'you can also',
+    "you(?:'d| would) (?:want|like|do well)",
+    'consider',
+    "(?:i'd|i would|i) (?:recommend|suggest|go with|pick|choose|start with)",
+    'try',
+    'one option',
+    'another option',
+    'options?:',
+    'alternatives?',
+    'alternatively',
+    'a good (?:option|choice|fit|start|idea|bet|pick)',
+    '(?:a|the) (?:popular|common|usual|classic|safe|solid|standard) (?:choice|option|split|pick|combination|setup|first \\w+|pairing)',
+    'works? (?:best|well|fine)(?!\\s+with)',
+    'fits?(?: (?:well|best|you))?(?=[.!]?$)',
+    'would (?:suit|fit|work)',
+    'best (?:bet|choice|option|pick)',
+    'is the (?:reliable|easiest|simplest|best|safest|cheapest) (?:fix|way|option|choice|route)',
+    'for example',
+    'such as',
+    "let(?:'s| us)",
+    'should',
+    "it(?:'s| is) worth",
+    'make sure',
+    'structure:',
+    'the key is',
+  ].join('|'),
+);
+
+/** Someone else's choice or words, reported: a Fact, never the person's Decision. */
+export const REPORTED = phrases([
+  "\\b(?:my|our|his|her|their|the|a)\\s+(?:[\\p{L}'-]+\\s+){0,3}?(?:decided|chose|picked|went with|says|said|thinks|thought|wants|told me|suggested|recommends?|recommended|got|adopted|built|had|asks|reset)\\b",
+  '\\b(?:he|she|they)\\s+(?:\\w+\\s+)?(?:decided|chose|picked|went with|says|said|thinks|got|adopted|built)\\b',
+]);
 
 /** Formulaic talk with no unit of meaning in it. */
 export const PLEASANTRY = words(
@@ -147,16 +276,36 @@ export const PLEASANTRY = words(
     'glad',
     'happy to help',
     'no problem',
+    'no worries',
+    'long time no (?:see|talk|chat)',
     "you're welcome",
     'of course',
     'sure',
+    'woo+hoo+',
+    'yay',
+    'keep (?:it|that) up',
+    'keep up the (?:\\w+ )?(?:work|job)',
+    'keep (?:on )?(?:going|pushing|trying|smiling|dreaming|at it)',
+    'take courage',
+    'good luck',
+    "i'll let you know",
+    'let you know',
+    'take a look(?: at (?:this|that|it))?',
+    'check (?:this|it) out',
   ].join('|'),
 );
 
-/** Leading discourse markers that carry nothing ("So, ", "Well, ", "Honestly, "). */
+/** Leading discourse markers that carry nothing ("So, ", "Well, ", "Honestly, "). "No" only as "No," (a refusal), never "No car". */
 export const LEADING_FILLER =
-  /^(?:(?:so|well|oh|ah|um|uh|yeah|yes|no|okay|ok|actually|honestly|basically|anyway|by the way|btw|also|and|but|plus|wow|hey|haha|lol|right|sure|great|totally|absolutely|definitely)\b[,!.]?\s+)+/iu;
+  /^(?:(?:(?:so|well|oh|ah|um|uh|yeah|yes|okay|ok|actually|honestly|basically|anyway|by the way|btw|also|and|but|plus|wow|hey|haha|lol|right|sure|great|totally|absolutely|definitely)\b[,!.]?|no[,!.])\s+)+/iu;
 
 /** Intensifiers and softeners dropped when a sentence is over the word limit. */
 export const DROPPABLE_WORDS =
-  /\b(?:really|very|so|just|actually|totally|super|definitely|pretty|quite|literally|basically|truly|absolutely|honestly|incredibly|extremely|kinda|simply|certainly|also|even)\b\s*/giu;
+  /\b(?:really|very|just|actually|totally|definitely|quite|literally|basically|truly|absolutely|honestly|incredibly|extremely|kinda|simply|certainly|also|even)\b\s*/giu;
+
+/** The words `DROPPABLE_WORDS` removes: filler, which the "nothing dropped" rule does not count as content. */
+export const FILLER_WORDS: ReadonlySet<string> = new Set(
+  'really very just actually totally definitely quite literally basically truly absolutely honestly incredibly extremely kinda simply certainly also even'.split(
+    ' ',
+  ),
+);

@@ -5,7 +5,7 @@ import { hashBasis } from '../text/normalize';
 import { applyWriteSafety } from '../safety/write-safety';
 import { parseExtractionOutput } from './parse-output';
 import { buildExtractionPrompt, citableLabels } from './prompt';
-import { ruleBasedUnits } from './rule-based';
+import { ruleBasedUnits, type Categorizer } from './rule-based';
 import { extractionJsonSchema } from './schema';
 import type { CandidateUnit, ExtractionMessage, RawUnit, RejectedUnit } from './units';
 import { validateUnits } from './validate';
@@ -43,6 +43,8 @@ export interface ExtractionRun {
 
 export interface ExtractOptions extends WindowOptions {
   llm?: Llm | null;
+  /** How the rule-based extractor files its segments (default: the rules' own category). */
+  categorize?: Categorizer;
   signal?: AbortSignal;
   timeoutMs?: number;
   maxOutputTokens?: number;
@@ -101,7 +103,7 @@ export async function extractConversation(messages: readonly ExtractionMessage[]
       }
     }
     const extractor: ExtractorName = raw ? 'llm' : 'rule-based';
-    const proposed = raw ?? ruleBasedUnits(window);
+    const proposed = raw ?? ruleBasedUnits(window, messages, options.categorize);
     const citable = window.messages.filter((m) => !m.context);
     const roles = new Map<string, Role>(citable.map((m) => [m.id, m.role]));
     const result = validateUnits(proposed, { roles });

@@ -1,8 +1,8 @@
 import type { Llm } from '../api/llm';
 import { isVaultError, toVaultError, vaultError, type VaultError } from '../errors';
-import { isNoise } from './rule-based';
+import { isNoise } from './noise';
 import { summaryJsonSchema, summaryOutput } from './schema';
-import { splitSentences } from './sentences';
+import { proseSentences } from '../text/sentences';
 import { wordCount, type ExtractionMessage } from './units';
 import { contentWords } from './words';
 
@@ -34,7 +34,7 @@ export function summaryBounds(messages: readonly ExtractionMessage[]): { min: nu
 export function extractiveSummary(messages: readonly ExtractionMessage[]): string {
   const { min, max } = summaryBounds(messages);
   const sentences = messages.flatMap((m) =>
-    splitSentences(m.text)
+    proseSentences(m.text)
       .filter((s) => !isNoise(s, m.role))
       .map((text) => ({ text, role: m.role })),
   );

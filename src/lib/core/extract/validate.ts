@@ -1,7 +1,7 @@
 import type { Role } from '../records';
 import { hashBasis, normalizeText } from '../text/normalize';
 import { HEDGE } from './cues';
-import { compressUnitText, cutTrailingDetail, splitClaims } from './unit-text';
+import { compressUnitText, splitClaims, splitToLimit } from './unit-text';
 import {
   ALLOWED_CATEGORIES,
   DEFAULT_CATEGORY,
@@ -22,7 +22,7 @@ import { looseCategory, kindForCategory } from './category-match';
  * The extraction validator. Every extractor's output (LLM or rule-based) goes through it. It
  * enforces: known kind and category, a category the kind may take, citations that exist in the
  * window, decisions citing user messages only, hedged units kept provisional, one claim per unit,
- * at most fifteen words, repetitions collapsed. What fails is repaired when a repair keeps the
+ * at most fifteen words (a longer unit is split, never cut), repetitions collapsed. What fails is repaired when a repair keeps the
  * meaning, and dropped otherwise; the reason is kept either way.
  */
 export interface ValidationContext {
@@ -40,7 +40,8 @@ export interface ValidationResult {
 }
 
 const note = (rule: ValidationRule, message: string): ValidationNote => ({ rule, message });
-const CONFIDENT: readonly Category[] = ['Decisions', 'Facts', 'Constraints', 'Action Items', 'Ideas'];
+// Ideas are proposals: hedged wording ("you might add...") is their nature, not a reason to demote them.
+const CONFIDENT: readonly Category[] = ['Decisions', 'Facts', 'Constraints', 'Action Items'];
 
 interface Draft {
   kind: UnitKind;
@@ -153,31 +154,25 @@ function finishText(text: string): string {
   return /[.?!]$/u.test(capital) ? capital.replace(/!+$/u, '.') : `${capital}.`;
 }
 
-function lengthRule(draft: Draft, maxWords: number): Step {
-  if (wordCount(draft.text) <= maxWords) return { ok: true, draft: { ...draft, text: finishText(draft.text) } };
+/** At most `maxWords` words: filler removed first, else split into several units; never cut, so nothing is dropped. */
+function lengthRule(draft: Draft, maxWords: number): Draft[] {
+  if (wordCount(draft.text) <= maxWords) return [{ ...draft, text: finishText(draft.text) }];
   const compressed = compressUnitText(draft.text);
   if (wordCount(compressed) <= maxWords) {
-    return {
-      ok: true,
-      draft: {
+    return [
+      {
         ...draft,
         text: finishText(compressed),
         repairs: [...draft.repairs, note('too-long', `Filler words removed to reach ${maxWords} words.`)],
       },
-    };
+    ];
   }
-  const cut = cutTrailingDetail(compressed, maxWords);
-  if (cut) {
-    return {
-      ok: true,
-      draft: {
-        ...draft,
-        text: finishText(cut.head),
-        repairs: [...draft.repairs, note('too-long', `Cut to ${maxWords} words; trailing detail dropped: "${cut.tail}"`)],
-      },
-    };
-  }
-  return { ok: false, reasons: [...draft.repairs, note('too-long', `${wordCount(compressed)} words: more than ${maxWords}.`)] };
+  const pieces = splitToLimit(draft.text, maxWords);
+  return pieces.map((piece) => ({
+    ...draft,
+    text: finishText(piece),
+    repairs: [...draft.repairs, note('too-long', `Split into ${pieces.length} units of at most ${maxWords} words.`)],
+  }));
 }
 
 function validateOne(raw: RawUnit, context: ValidationContext): { drafts: Draft[]; reasons: ValidationNote[] } {
@@ -196,14 +191,8 @@ function validateOne(raw: RawUnit, context: ValidationContext): { drafts: Draft[
           repairs: [...decided.repairs, note('several-claims', `Split into ${claims.length} single-claim units.`)],
         }))
       : [decided];
-  const drafts: Draft[] = [];
-  const reasons: ValidationNote[] = [];
-  for (const part of parts) {
-    const sized = lengthRule(formRules(part), maxWords);
-    if (sized.ok) drafts.push(sized.draft);
-    else reasons.push(...sized.reasons);
-  }
-  return { drafts, reasons };
+  const drafts = parts.flatMap((part) => lengthRule(formRules(part), maxWords));
+  return { drafts, reasons: [] };
 }
 
 export function validateUnits(raws: readonly RawUnit[], context: ValidationContext): ValidationResult {

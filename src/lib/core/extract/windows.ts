@@ -1,5 +1,5 @@
 import { countTokens } from '../text/token-count';
-import { splitSentences } from './sentences';
+import { proseSentences } from '../text/sentences';
 import type { ExtractionMessage } from './units';
 
 /**
@@ -38,7 +38,7 @@ const PER_MESSAGE_OVERHEAD = 6;
 function splitOversized(message: ExtractionMessage, budget: number, count: (t: string) => number): string[] {
   const parts: string[] = [];
   let current = '';
-  for (const sentence of splitSentences(message.text)) {
+  for (const sentence of proseSentences(message.text)) {
     const next = current ? `${current} ${sentence}` : sentence;
     if (current && count(next) > budget) {
       parts.push(current);

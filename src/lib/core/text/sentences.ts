@@ -1,9 +1,18 @@
 /**
- * Sentence splitting for chunking. Boundaries fall after `.`, `!`, `?` or `…` (plus closing quotes
- * and brackets) followed by whitespace, at blank lines, and around block lines (headings, list
- * items, table rows). Abbreviations, initials, decimals and URLs do not end a sentence; a fenced
- * code block is one unit and is never split.
+ * The one sentence splitter (chunking and extraction). Boundaries fall after `.`, `!`, `?` or `…`
+ * (plus closing quotes and brackets) followed by whitespace, at blank lines, and around block lines
+ * (headings, list items, table rows). Abbreviations, initials, decimals and URLs do not end a
+ * sentence; a fenced code block is one unit and is never split. Chat text (`CHAT_SENTENCES`) also
+ * ends a sentence at every line break and before a lowercase start ("price. we'll go with it").
  */
+export interface SentenceOptions {
+  /** Every line is its own block (chat messages put one thought per line). Default false. */
+  eachLine?: boolean;
+  /** A dot followed by a lowercase word still ends a sentence (abbreviations excepted). Default false. */
+  lowercaseStarts?: boolean;
+}
+
+export const CHAT_SENTENCES: SentenceOptions = { eachLine: true, lowercaseStarts: true };
 
 export interface TextSpan {
   /** Offset of the first character (inclusive). */
@@ -74,6 +83,8 @@ const ABBREVIATIONS = new Set([
   'hon',
 ]);
 
+const NUMBERED = new Set(['fig', 'no', 'vol', 'ch', 'sec']);
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})/u;
 const BLOCK_LINE = /^ {0,3}(#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>\s?|\|)/u;
 const HEADING_LINE = /^ {0,3}#{1,6}\s/u;
@@ -110,6 +121,10 @@ function endsWithAbbreviation(text: string, dotIndex: number): boolean {
   while (i >= 0 && /[\p{L}.]/u.test(text[i]!)) i--;
   const word = text.slice(i + 1, dotIndex).toLowerCase();
   if (word.length === 0) return false;
+  // "Q2U." or "26°C." ends a longer token: not an initial.
+  if (i >= 0 && !/[\s("'“‘[]/u.test(text[i]!)) return false;
+  // "fig." and "no." abbreviate only before a number ("Fig. 3", "No. 5"); "the fig. Grow" ends a sentence.
+  if (NUMBERED.has(word)) return /^\s*\d/u.test(text.slice(dotIndex + 1));
   if (ABBREVIATIONS.has(word)) return true;
   // A single letter ("J. K. Rowling") or dotted initials ("U.S.A").
   return /^\p{L}$/u.test(word) || /^(\p{L}\.)+\p{L}$/u.test(word);
@@ -118,7 +133,7 @@ function endsWithAbbreviation(text: string, dotIndex: number): boolean {
 const CLOSERS = /["'”’)\]*_]/u;
 
 /** Offsets (exclusive ends) of sentence boundaries inside one prose line group. */
-function proseBoundaries(text: string, start: number, end: number): number[] {
+function proseBoundaries(text: string, start: number, end: number, lowercaseStarts: boolean): number[] {
   const cuts: number[] = [];
   for (let i = start; i < end; i++) {
     const ch = text[i]!;
@@ -134,7 +149,7 @@ function proseBoundaries(text: string, start: number, end: number): number[] {
     let k = j;
     while (k < end && /\s/u.test(text[k]!)) k++;
     // A lowercase continuation after an ellipsis or a dot is rarely a new sentence.
-    if (k < end && ch !== '!' && ch !== '?' && /\p{Ll}/u.test(text[k]!)) continue;
+    if (!lowercaseStarts && k < end && ch !== '!' && ch !== '?' && /\p{Ll}/u.test(text[k]!)) continue;
     cuts.push(j);
     i = j - 1;
   }
@@ -142,7 +157,7 @@ function proseBoundaries(text: string, start: number, end: number): number[] {
 }
 
 /** Line-group spans in a prose block: blank lines and block lines (headings, items) separate. */
-function lineGroups(text: string, start: number, end: number): TextSpan[] {
+function lineGroups(text: string, start: number, end: number, eachLine: boolean): TextSpan[] {
   const groups: TextSpan[] = [];
   let groupStart = -1;
   let pos = start;
@@ -151,7 +166,7 @@ function lineGroups(text: string, start: number, end: number): TextSpan[] {
     const lineEnd = nl === -1 || nl >= end ? end : nl;
     const line = text.slice(pos, lineEnd);
     const blank = line.trim().length === 0;
-    const block = BLOCK_LINE.test(line);
+    const block = eachLine || BLOCK_LINE.test(line);
     if (blank || block) {
       if (groupStart !== -1) groups.push({ start: groupStart, end: pos });
       groupStart = blank ? -1 : pos;
@@ -178,7 +193,7 @@ function trimmed(text: string, start: number, end: number, kind: Sentence['kind'
 }
 
 /** Sentences of `text` in order, with offsets into `text` (whitespace between them excluded). */
-export function splitSentences(text: string): Sentence[] {
+export function splitSentences(text: string, options: SentenceOptions = {}): Sentence[] {
   const out: Sentence[] = [];
   for (const block of splitCodeFences(text)) {
     if (block.code) {
@@ -186,9 +201,9 @@ export function splitSentences(text: string): Sentence[] {
       if (s) out.push(s);
       continue;
     }
-    for (const group of lineGroups(text, block.start, block.end)) {
+    for (const group of lineGroups(text, block.start, block.end, options.eachLine ?? false)) {
       let from = group.start;
-      for (const cut of proseBoundaries(text, group.start, group.end)) {
+      for (const cut of proseBoundaries(text, group.start, group.end, options.lowercaseStarts ?? false)) {
         const s = trimmed(text, from, cut, 'sentence');
         if (s) out.push(s);
         from = cut;
@@ -198,4 +213,38 @@ export function splitSentences(text: string): Sentence[] {
     }
   }
   return out;
+}
+
+const LIST_MARKER = /^\s*(?:[-*+•]|\d+[.)]|#{1,6}|>)\s+/u;
+const EMPHASIS = /(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/gu;
+const INLINE_CODE = /`([^`]+)`/gu;
+const MD_LINK = /\[([^\]]+)\]\([^)]+\)/gu;
+
+/** A line without its markdown markers: list bullet, heading hashes, emphasis, link targets. */
+export function stripMarkdown(line: string): string {
+  return line.replace(LIST_MARKER, '').replace(MD_LINK, '$1').replace(EMPHASIS, '$2').trim();
+}
+
+export interface ChatSentence {
+  text: string;
+  /** The sentence opens a list item ("- ...", "1. ..."). */
+  listItem: boolean;
+}
+
+/** The prose sentences of a chat message with their list-item flag: code blocks left out, markdown stripped (inline code keeps its backticks). */
+export function chatSentences(text: string): ChatSentence[] {
+  return splitSentences(text, CHAT_SENTENCES)
+    .filter((s) => s.kind === 'sentence')
+    .map((s) => ({ text: stripMarkdown(s.text).replace(/\s+/gu, ' '), listItem: /^\s*(?:[-*+•]|\d+[.)])\s+/u.test(s.text) }))
+    .filter((s) => s.text.length > 0);
+}
+
+/** The prose sentences of a chat message, in order (see `chatSentences`). */
+export function proseSentences(text: string): string[] {
+  return chatSentences(text).map((s) => s.text);
+}
+
+/** Inline code spans of a sentence replaced by their text (for display); see `proseSentences`. */
+export function withoutBackticks(sentence: string): string {
+  return sentence.replace(INLINE_CODE, '$1');
 }

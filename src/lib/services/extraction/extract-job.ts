@@ -18,15 +18,18 @@ import { contentWordSet, jaccard } from '../../core/extract/words';
 import { candidateNote } from '../../core/extract/candidate-note';
 import { extractConversation, type ExtractOptions } from '../../core/extract/driver';
 import { summarizeSession } from '../../core/extract/summary';
+import { EXTRACTOR_VERSION } from '../../core/extract/version';
 import type { CandidateUnit, ExtractionMessage } from '../../core/extract/units';
 import { vaultError, VaultFailure } from '../../core/errors';
 import { derivedRecordId } from '../../core/ids';
 import type { NoteRecord } from '../../core/records';
 import { contentHash } from '../../core/text/normalize';
 import type { JobHandler } from '../../store/job-runner';
+import { applyNoteChanges } from '../../store/note-actions';
 import { writeSummary } from '../../store/summaries-repo';
 import type { Vault } from '../../store/vault';
 import { isVisibleMessage } from '../index/documents';
+import { isStaleCandidate } from './reextract';
 
 /** Similar existing notes for a candidate text, best first (the index's search, or term overlap). */
 export interface NeighbourSource {
@@ -129,6 +132,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     existing: 0,
     rejected: 0,
     summary: null,
+    replaced: { restamped: 0, removed: 0 },
   };
   if (!conversation || conversation.state !== 'visible') return { result: empty, notes: [] as NoteRecord[] };
   const { messages, flags: messageFlags } = await visibleMessages(vault, conversationId);
@@ -194,6 +198,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     written.push(note);
     deps.neighbours.added?.([note]);
   }
+  const replaced = await replaceStale(deps, conversationId, ownIds, now());
   options.onProgress?.(run.windows.length + 1, run.windows.length + 1);
   const result: ExtractJobResult = {
     conversationId,
@@ -205,8 +210,35 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     existing: existing.size,
     rejected: run.rejected.length,
     summary: { words: summary.words, method: summary.method, fallbackReason: summary.fallbackReason },
+    replaced,
   };
   return { result, notes: written };
+}
+
+/**
+ * The conversation's never-reviewed rule-based candidates from an older extractor version
+ * (reextract.ts): one this run proposed again (same id: same category and text) is restamped with
+ * the current version; one it no longer proposes is removed. One transaction, one history entry
+ * each (undo brings a removed one back); kept and discarded notes are not candidates and stay.
+ */
+async function replaceStale(deps: ExtractJobDeps, conversationId: string, proposed: ReadonlySet<string>, now: number) {
+  const stale = (await deps.vault.db.notes.where('conversationId').equals(conversationId).toArray()).filter((n) => isStaleCandidate(n));
+  if (stale.length === 0) return { restamped: 0, removed: 0 };
+  const changes = stale.map((note) => {
+    const again = proposed.has(note.id);
+    return {
+      recordId: note.id,
+      action: again ? 're-extract' : 're-extract:remove',
+      why: again
+        ? `Proposed again by extractor version ${EXTRACTOR_VERSION}.`
+        : `Extractor version ${EXTRACTOR_VERSION} no longer proposes this never-reviewed candidate.`,
+      before: note,
+      after: again && note.review ? { ...note, review: { ...note.review, extractorVersion: EXTRACTOR_VERSION }, updatedAt: now } : null,
+    };
+  });
+  await applyNoteChanges(deps.vault, changes, { actor: 'extractor', now });
+  const restamped = changes.filter((c) => c.after !== null).length;
+  return { restamped, removed: changes.length - restamped };
 }
 
 export function extractHandler(deps: ExtractJobDeps): JobHandler {

@@ -20,6 +20,7 @@ import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest
 import { AgentTools } from '../agent/agent-tools';
 import { extractHandler } from '../extraction/extract-job';
 import { indexNeighbours } from '../extraction/index-neighbours';
+import { queueReextraction } from '../extraction/reextract';
 import { RemoteLlm } from '../llm/remote-llm';
 import { holdLock, workerAlive, workerLockName } from '../locks';
 import { RecallService } from '../recall/recall-service';
@@ -115,6 +116,11 @@ export class IndexHost implements IndexApi {
     leader.onQueued = () => this.#runner?.kick();
     if (await vault.settings.get('index.paused')) this.#runner.pause();
     this.#runner.start();
+    // A new extractor version re-extracts the conversations of never-reviewed older candidates (reextract.ts).
+    void queueReextraction(vault, () => this.#now()).then(
+      (queued) => (queued > 0 ? this.#runner?.kick() : undefined),
+      () => undefined,
+    );
     this.#notifySoon();
   }
 

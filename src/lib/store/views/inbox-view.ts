@@ -1,65 +1,53 @@
-import { CATEGORIES } from '../../core/extract/units';
-import type { MessageRecord, NoteRecord } from '../../core/records';
+import { orderInbox, type InboxGroup } from '../../core/curate/inbox-order';
+import type { NoteRecord } from '../../core/records';
 import type { Vault } from '../vault';
 
-/** One group of the Inbox: the candidates of one conversation under one category. */
-export interface InboxGroup {
-  key: string;
-  conversationId: string | null;
-  conversationTitle: string;
-  category: string;
-  items: InboxItem[];
-}
+export type { InboxCounts, InboxGroup, InboxItem } from '../../core/curate/inbox-order';
 
-export interface InboxItem {
-  note: NoteRecord;
-  /** The cited messages' roles, in citation order (a decision must cite the user). */
-  sources: { id: string; role: MessageRecord['role'] | 'missing' }[];
-}
+/** History actions by which a person reviewed a candidate in the Inbox. */
+const REVIEW_ACTIONS: ReadonlySet<string> = new Set(['keep', 'edit-and-keep', 'discard']);
 
-const categoryRank = (category: string): number => {
-  const i = (CATEGORIES as readonly string[]).indexOf(category);
-  return i === -1 ? CATEGORIES.length : i;
-};
-
-export function groupCandidates(
-  notes: readonly NoteRecord[],
-  titles: ReadonlyMap<string, string>,
-  roles: ReadonlyMap<string, MessageRecord['role']>,
-): InboxGroup[] {
-  const groups = new Map<string, InboxGroup>();
-  const sorted = [...notes].sort(
-    (a, b) =>
-      (a.conversationId ?? '').localeCompare(b.conversationId ?? '') ||
-      categoryRank(a.category) - categoryRank(b.category) ||
-      a.createdAt - b.createdAt ||
-      a.id.localeCompare(b.id),
-  );
-  for (const note of sorted) {
-    const key = `${note.conversationId ?? '-'}|${note.category}`;
-    let group = groups.get(key);
-    if (!group) {
-      group = {
-        key,
-        conversationId: note.conversationId,
-        conversationTitle: (note.conversationId && titles.get(note.conversationId)) || 'Untitled conversation',
-        category: note.category,
-        items: [],
-      };
-      groups.set(key, group);
-    }
-    group.items.push({ note, sources: note.sourceMessageIds.map((id) => ({ id, role: roles.get(id) ?? 'missing' })) });
-  }
-  return [...groups.values()];
-}
-
-/** The Inbox as stored now: provisional engram candidates with their conversation titles and cited roles. */
+/**
+ * The Inbox as stored now: provisional engram candidates in worth order (core/curate/inbox-order.ts),
+ * with their conversation titles, cited roles and, for Facts, the topic they fall under.
+ */
 export async function readInbox(vault: Vault): Promise<InboxGroup[]> {
   const notes = (await vault.db.notes.where('status').equals('provisional').toArray()).filter((n) => n.tier === 'engram');
   const conversationIds = [...new Set(notes.map((n) => n.conversationId).filter((id): id is string => id !== null))];
   const conversations = await vault.db.conversations.bulkGet(conversationIds);
-  const messages = await vault.db.messages.bulkGet([...new Set(notes.flatMap((n) => n.sourceMessageIds))]);
-  const titles = new Map(conversations.filter((c) => c !== undefined).map((c) => [c.id, c.title]));
-  const roles = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m.role]));
-  return groupCandidates(notes, titles, roles);
+  const hasFacts = new Set(notes.filter((n) => n.category === 'Facts').map((n) => n.conversationId));
+  const topics: NoteRecord[] = hasFacts.size
+    ? await vault.db.notes
+        .where('category')
+        .equals('Topics')
+        .filter((n) => hasFacts.has(n.conversationId) && n.status !== 'discarded')
+        .toArray()
+    : [];
+  const messageIds = [...new Set([...notes, ...topics].flatMap((n) => n.sourceMessageIds))];
+  const messages = await vault.db.messages.bulkGet(messageIds);
+  const found = messages.filter((m) => m !== undefined);
+  const present = conversations.filter((c) => c !== undefined);
+  return orderInbox(notes, {
+    titles: new Map(present.map((c) => [c.id, c.title])),
+    recency: new Map(present.map((c) => [c.id, c.updatedAt ?? c.createdAt ?? 0])),
+    roles: new Map(found.map((m) => [m.id, m.role])),
+    ordinals: new Map(found.map((m) => [m.id, m.ordinal])),
+    topics,
+  });
+}
+
+/**
+ * Candidates the person reviewed (kept, edited and kept, discarded) since `since`, counted once
+ * each and only while they stay reviewed (an undone keep no longer counts).
+ */
+export async function reviewedSince(vault: Vault, since: number): Promise<number> {
+  const ids = new Set<string>();
+  await vault.db.history
+    .where('at')
+    .aboveOrEqual(since)
+    .each((h) => {
+      if (h.table === 'notes' && h.actor === 'user' && REVIEW_ACTIONS.has(h.action)) ids.add(h.recordId);
+    });
+  const notes = await vault.db.notes.bulkGet([...ids]);
+  return notes.filter((n) => n !== undefined && n.status !== 'provisional').length;
 }

@@ -21,7 +21,7 @@ import {
   type SweepState,
 } from './curation-view';
 import { readExtractionProgress, type ExtractionProgress } from './extraction-view';
-import { readInbox, type InboxGroup } from './inbox-view';
+import { readInbox, reviewedSince, type InboxGroup } from './inbox-view';
 import { loadMarkdownInput } from './markdown-view';
 import { readOverview, type ArchiveOverview } from './overview-view';
 
@@ -29,7 +29,7 @@ export type { ConversationInsight } from './conversation-insight';
 export type { ProposalGroup, RetentionView, SweepState } from './curation-view';
 export { PROPOSAL_ORDER } from './curation-view';
 export type { ExtractionProgress } from './extraction-view';
-export type { InboxGroup, InboxItem } from './inbox-view';
+export type { InboxCounts, InboxGroup, InboxItem } from './inbox-view';
 export type { ArchiveOverview } from './overview-view';
 
 export interface VaultCounts {
@@ -74,9 +74,14 @@ export class VaultViews {
     return conversationInsight(this.vault, conversationId);
   }
 
-  /** Provisional candidates, grouped for the Inbox. */
+  /** Provisional candidates, grouped for the Inbox in worth order. */
   inbox(): Promise<InboxGroup[]> {
     return readInbox(this.vault);
+  }
+
+  /** Candidates reviewed in the Inbox since `since` (the "review N today" count). */
+  reviewedSince(since: number): Promise<number> {
+    return reviewedSince(this.vault, since);
   }
 
   /** Every note the Notes screen and the sweep look at (resources are documents, listed elsewhere). */

@@ -1,0 +1,15 @@
+/**
+ * The version of the extraction pipeline (segmentation, rules, prompt, validator). Every candidate
+ * stores the version that produced it (`review.extractorVersion`); a candidate without one came
+ * from version 1. Bump it when the same conversation would yield different candidates, so the
+ * conversations extracted by an older version can be found and extracted again.
+ *
+ * 1: the first rule-based extractor and prompt (cue phrases per sentence, long units cut).
+ * 2: issue 13: labelled-corpus rules, adoption of the assistant's suggestion, long units split.
+ */
+export const EXTRACTOR_VERSION = 2;
+
+/** The version a stored candidate came from (records written before versions existed are version 1). */
+export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {
+  return review?.extractorVersion ?? 1;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { extractConversation } from '../../../src/lib/core/extract/driver';
+import type { CandidateUnit, ExtractionMessage } from '../../../src/lib/core/extract/units';
+
+/** Issue 13's examples and near-misses, through the whole rule-based path (extractor + validator). */
+let n = 0;
+const say = (role: 'user' | 'assistant', text: string): ExtractionMessage => ({ id: `${role}-${++n}`, role, text, createdAt: null });
+const run = async (...messages: ExtractionMessage[]): Promise<CandidateUnit[]> => (await extractConversation(messages)).units;
+const shown = (units: CandidateUnit[]) => units.map((u) => [u.category, u.text]);
+
+describe('the decisions the old extractor missed or garbled', () => {
+  it('splits "X it is, with Y" and a splice whose subject has a present verb', async () => {
+    expect(shown(await run(say('user', 'Two panels it is, with the 800 W inverter.')))).toEqual([
+      ['Decisions', 'Two panels it is, with the 800 W inverter.'],
+    ]);
+    expect((await run(say('user', 'Scratch the smart plug idea, the inverter app shows output already.'))).map((u) => u.category)).toEqual([
+      'Decisions',
+      'Facts',
+    ]);
+    expect((await run(say('user', "We can't send artefacts to a hosted service, security won't allow it."))).length).toBe(2);
+  });
+
+  it.each([
+    ["We'll stay in Alfama, not Baixa.", "We'll stay in Alfama, not Baixa."],
+    ["Decision: I'll buy a water fountain.", "I'll buy a water fountain."],
+    ["Let's skip Sintra and take the train to Cascais on day 3.", "Let's skip Sintra and take the train to Cascais on day 3."],
+    ['Keep the price at €89.', 'Keep the price at €89.'],
+    ["No car: we'll use trains, trams and walking only.", "No car: we'll use trains, trams and walking only."],
+  ])('%s -> one Decision that keeps every word that matters', async (text, expected) => {
+    const message = say('user', text);
+    const units = await run(message);
+    expect(shown(units)).toEqual([['Decisions', expected]]);
+    expect(units[0]!.sourceMessageIds).toEqual([message.id]);
+  });
+
+  it('finds each of them in one message too, and a placeholder is never a unit', async () => {
+    const units = await run(
+      say(
+        'user',
+        "We'll stay in Alfama, not Baixa. [image: file-Q7mR2vXk9LpT4sNa8WcE1y]. Decision: I'll buy a water fountain.\nKeep the price at €89.",
+      ),
+    );
+    expect(shown(units)).toEqual([
+      ['Decisions', "We'll stay in Alfama, not Baixa."],
+      ['Decisions', "I'll buy a water fountain."],
+      ['Decisions', 'Keep the price at €89.'],
+    ]);
+  });
+
+  it.each([
+    ['Actually, let’s do Cascais on day 2 instead.', 'reversal'],
+    ['Going with Dexie.', 'terse'],
+    ["We've decided to buy used, not lease.", 'decided'],
+    ['The sink stays where it is.', 'keep as is'],
+    ["We won't use localStorage for anything.", 'negated choice'],
+    ['Ghost Pro it is.', 'X it is'],
+    ['I take the ProArt.', 'plain present'],
+    ['Tea over coffee.', 'X over Y'],
+    ['From tonight, lights out at 1:30.', 'from tonight'],
+    ['First package is the shared types, as you said.', 'as you said'],
+    ['We use the bus rather than the car.', 'rather than'],
+    ['Scratch the smart plug idea.', 'scratch'],
+    ["I'm going to walk the dog in the morning instead of my partner.", 'who does it, not a task'],
+  ])('%s is a Decision (%s)', async (text) => {
+    expect((await run(say('user', text))).map((u) => u.category)).toEqual(['Decisions']);
+  });
+});
+
+describe('near-misses are not Decisions', () => {
+  it.each([
+    ['Should we stay in Alfama?', 'Open Questions'],
+    ['If we had a car, we would do Sintra.', 'Provisional/Exploratory'],
+    ["I'm leaning towards skipping Hakone.", 'Provisional/Exploratory'],
+    ['My friend Ana decided to skip Sintra last year.', 'Facts'],
+    ['The committee decided that greenhouses must be under 2 metres.', 'Facts'],
+    ['I need to book the flat by Friday.', 'Action Items'],
+    ["I'll call the vet tomorrow.", 'Action Items'],
+  ])('%s -> %s', async (text, category) => {
+    expect((await run(say('user', text))).map((u) => u.category)).toEqual([category]);
+  });
+
+  it('an assistant saying "let\'s go with" or suggesting something makes an Idea, never a Decision', async () => {
+    const units = await run(say('assistant', "Let's go with IndexedDB for storage. You could also add a rain sensor for €20."));
+    expect(units.map((u) => u.category)).toEqual(['Ideas', 'Ideas']);
+  });
+});
+
+describe('a user turn adopting the assistant suggestion', () => {
+  const offer = say(
+    'assistant',
+    'For 40 m2, two pop-up sprinklers are enough. You might also add a rain sensor for €20 so the controller skips rainy days.',
+  );
+
+  it('makes a Decision with what was adopted, citing the user turn only', async () => {
+    const yes = say('user', "Yes, let's do that.");
+    const units = await run(offer, yes);
+    const decision = units.find((u) => u.category === 'Decisions');
+    expect(decision?.text).toBe('Add a rain sensor for €20.');
+    expect(decision?.sourceMessageIds).toEqual([yes.id]);
+    // The suggestion stays an Idea on the assistant's turn.
+    expect(units.find((u) => u.sourceMessageIds.includes(offer.id) && u.category === 'Ideas')?.text).toMatch(/rain sensor/u);
+  });
+
+  it('takes a short echo ("The rain sensor, yes.") but not a refusal or a question', async () => {
+    const echo = await run(offer, say('user', 'The rain sensor, yes.'));
+    expect(echo.filter((u) => u.category === 'Decisions').map((u) => u.text)).toEqual(['Add a rain sensor for €20.']);
+    const refusal = await run(offer, say('user', 'No rain sensor.'));
+    expect(refusal.filter((u) => u.category === 'Decisions').map((u) => u.text)).toEqual(['No rain sensor.']);
+    const question = await run(offer, say('user', 'Is the rain sensor worth it?'));
+    expect(question.filter((u) => u.category === 'Decisions')).toEqual([]);
+  });
+
+  it('without a user reply, the suggestion is no Decision at all', async () => {
+    expect((await run(offer)).some((u) => u.category === 'Decisions')).toBe(false);
+  });
+});
+
+describe('noise is never a unit', () => {
+  it.each([
+    '[image: file-Q7mR2vXk9LpT4sNa8WcE1y]',
+    'file-Q7mR2vXk9LpT4sNa8WcE1y',
+    '3f2b9c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e',
+    'https://example.com/some/long/path?x=1',
+    'Thanks so much, that helps!',
+    'Hi! Hope you are well.',
+    'ok',
+    'Makes sense.',
+    '`npm i -D eslint-plugin-playwright`',
+    'npm install dexie',
+    'order_id,date,amount',
+    'const total = rows.reduce((a, b) => a + b.amount, 0);',
+    '```ts\nconst a = 1;\n```',
+    'Link for later: https://webkit.org/blog/10218/',
+    '[image: file-8HcW2kPq0ZtY5vNr3LmA7s] This is the panel.',
+  ])('%j', async (text) => {
+    expect(await run(say('user', text))).toEqual([]);
+  });
+
+  it("drops the assistant's offers, check-ins, questions and praise", async () => {
+    const units = await run(
+      say(
+        'assistant',
+        'Great question! Good choice. Would you like a draft? What is your budget? Let me know if this helps. Have a wonderful trip!',
+      ),
+    );
+    expect(units).toEqual([]);
+  });
+
+  it('keeps the sentence around a link or an id, without them', async () => {
+    const units = await run(say('user', 'The shop system export (file-Q7mR2vXk9LpT4sNa8WcE1y) has 80k rows, see https://example.com/x.'));
+    expect(units.map((u) => u.text)).toEqual(['The shop system export has 80k rows.']);
+  });
+});
