@@ -164,6 +164,17 @@ describe('a sentence over fifteen words', () => {
     );
   });
 
+  it('keeps a number whose clause alone reads as noise (a counterexample fast-check found, seed -1438033731)', async () => {
+    const sentence =
+      '€89 the, while keeps quiet the keeps not garden the quiet keeps the garden garden 40 m2 keeps the the the quiet quiet $4,200 keeps quiet keeps garden keeps.';
+    const units = await userUnits(sentence);
+    expectWhole(
+      units.map((u) => u.text),
+      { sentence, atoms: ['€89', 'not garden', '40 m2', '$4,200'] },
+    );
+    expect((await userUnits('€89 the, while keeps quiet.')).map((u) => u.text).join(' ')).toContain('€89');
+  });
+
   it("is split by the validator the same way when a model's unit is too long", () => {
     fc.assert(
       fc.property(longSentence, (g) => {

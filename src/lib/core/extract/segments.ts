@@ -85,11 +85,20 @@ function clausesOf(sentence: string, role: Role = 'assistant'): string[] {
     .flatMap((item) => splitClauses(item).flatMap((clause) => splitSplices(clause)))
     .flatMap((clause) => (role === 'user' ? splitCoordinated(clause) : [clause]));
   const out: string[] = [];
-  for (const piece of pieces) {
-    const empty = contentWords(piece).length === 0 && !/\?\s*$/u.test(piece);
+  // A piece holding a number that would be dropped on its own as noise ("€89 the" read as code, in
+  // "€89 the, while ...") joins its neighbour instead (the next one when it comes first): a split
+  // never loses a number. The whole sentence being noise is decided before the split.
+  const losesNumber = (piece: string) => pieces.length > 1 && /\d/u.test(piece) && !['few-words', null].includes(noiseReason(piece, role));
+  let waiting: string | null = null;
+  for (const raw of pieces) {
+    const piece = waiting ? `${waiting.replace(/[.!]+$/u, '')}, ${raw}` : raw;
+    waiting = null;
+    const empty = (contentWords(piece).length === 0 && !/\?\s*$/u.test(piece)) || losesNumber(piece);
     if (empty && out.length > 0) out[out.length - 1] = `${out.at(-1)!.replace(/[.!]+$/u, '')}, ${piece}`;
+    else if (empty && losesNumber(piece)) waiting = piece;
     else out.push(piece);
   }
+  if (waiting) out.push(waiting);
   return out;
 }
 
