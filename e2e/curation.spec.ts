@@ -20,7 +20,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 const FIRST = "I've decided to prune the courtyard maple in late February with sharp bypass pruners.";
-// The second candidate comes out shortened ("repaired"); edited back to the full statement before it is kept.
 const SECOND = 'I decided to prune the courtyard maple in late February with sharp bypass pruners.';
 
 test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then roll it back from Settings', async ({ page }) => {
@@ -29,13 +28,13 @@ test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then
   await importPage.paste(TRANSCRIPT);
   expect(await importPage.storedCounts()).toEqual({ conversations: 1, messages: 6 });
 
-  // Inbox: keep the first statement as it is, and the repeated one edited to its full wording.
+  // Inbox: keep the statement and its repetition.
   const inbox = new InboxPage(page);
   await inbox.open();
   await inbox.waitForCandidates();
   // Background work paused before anything is kept: the scheduled sweep (first due a minute after the
   // worker starts) can then never run over the kept notes before 'Sweep now' below, however slow the
-  // machine. Keeping and editing go through the vault worker, not the paused job queue.
+  // machine. Keeping goes through the vault worker, not the paused job queue.
   await page.goto('/settings');
   const jobs = page.getByTestId('jobs-panel');
   await jobs.getByRole('button', { name: 'Pause' }).click();
@@ -43,13 +42,8 @@ test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then
   await inbox.open();
   await inbox.items().filter({ hasText: FIRST }).getByTestId('inbox-keep').click();
   await expect(inbox.items().filter({ hasText: FIRST })).toHaveCount(0);
-  const repeated = inbox.items().filter({ hasText: 'To confirm, I decided to prune the courtyard maple' });
-  await repeated.getByTestId('inbox-edit').click();
-  // While editing, the item shows the editor instead of its text.
-  const editor = page.getByTestId('inbox-edit-text');
-  await expect(editor).toBeFocused();
-  await editor.fill(SECOND);
-  await page.getByTestId('inbox-save').click();
+  // The repeated statement comes out as its own Decision (extractor v2 splits off "So to confirm,").
+  await inbox.items().filter({ hasText: SECOND }).getByTestId('inbox-keep').click();
   await expect(inbox.items().filter({ hasText: 'courtyard maple in late February' })).toHaveCount(0);
 
   // Notes: both kept; the sweep has proposed nothing yet.
