@@ -91,7 +91,7 @@ function clausesOf(sentence: string, role: Role = 'assistant'): string[] {
   const losesNumber = (piece: string) => pieces.length > 1 && /\d/u.test(piece) && !['few-words', null].includes(noiseReason(piece, role));
   let waiting: string | null = null;
   for (const raw of pieces) {
-    const piece = waiting ? `${waiting.replace(/[.!]+$/u, '')}, ${raw}` : raw;
+    const piece: string = waiting ? `${waiting.replace(/[.!]+$/u, '')}, ${raw}` : raw;
     waiting = null;
     const empty = (contentWords(piece).length === 0 && !/\?\s*$/u.test(piece)) || losesNumber(piece);
     if (empty && out.length > 0) out[out.length - 1] = `${out.at(-1)!.replace(/[.!]+$/u, '')}, ${piece}`;
