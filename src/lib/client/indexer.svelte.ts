@@ -4,6 +4,7 @@ import type { EntityLinks, IndexApi, IndexStatus, ModelEntry, ModelFileInput } f
 import type { LlmInfo } from '../core/api/llm-port';
 import type { RerankerChoice, RerankerEntry } from '../core/api/reranker';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
+import type { ConversationSearchRequest, ConversationSearchResult } from '../core/api/conversation-search';
 import { vaultWorkerName } from '../core/api/vaults';
 import type { Result } from '../core/errors';
 import { errors } from './errors.svelte';
@@ -130,6 +131,12 @@ export class IndexClient {
   async recall(request: RecallRequest): Promise<RecallResponse> {
     const answer = await this.rpc.latest('recall', 'recall', [request], 120_000);
     return answer.stale ? { requestId: request.requestId, stale: true } : answer.value;
+  }
+
+  /** The Conversations screen's full-text search; null when a newer search superseded this one. */
+  async searchConversations(request: ConversationSearchRequest): Promise<ConversationSearchResult | null> {
+    const answer = await this.rpc.latest('conversations', 'searchConversations', [request], 30_000);
+    return answer.stale ? null : answer.value;
   }
 
   /** Everything the vault links to an entity (the entity graph in the index worker). */

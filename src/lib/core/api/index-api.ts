@@ -13,6 +13,7 @@ import type { LlmInfo } from './llm-port';
 import type { JobProgress, JobSpec } from './jobs';
 import type { CandidateRecord } from '../recall/ports';
 import type { RecallRequest, RecallResponse } from './recall-api';
+import type { ConversationSearchRequest, ConversationSearchResult } from './conversation-search';
 
 export const INDEX_JOBS = {
   /** Re-chunk and re-index the named conversations and notes (queued by the importer). */
@@ -188,6 +189,13 @@ export interface IndexApi {
    * with it most often. Null when the graph does not know the name.
    */
   entityLinks(name: string, limit?: number): Promise<EntityLinks | null>;
+
+  /**
+   * The Conversations screen's full-text search (core/api/conversation-search.ts): the keyword
+   * index over visible threads, grouped by conversation, filtered and sorted, with snippets and
+   * the offsets of the matched words.
+   */
+  searchConversations(request: ConversationSearchRequest): Promise<ConversationSearchResult>;
 
   /**
    * A read tool of an agent in the page (WebMCP: recall, search, expand, list_decisions;

@@ -277,6 +277,10 @@ export class IndexHost implements IndexApi {
     return current.entityLinks(name, limit);
   }
 
+  async searchConversations(...[request]: Parameters<IndexApi['searchConversations']>): ReturnType<IndexApi['searchConversations']> {
+    return (await this.#loaded()).searchConversations(request);
+  }
+
   async pause(): Promise<void> {
     const vault = await this.#started;
     await vault.settings.set('index.paused', true);

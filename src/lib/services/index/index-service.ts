@@ -18,7 +18,9 @@ import type { CandidateRecord, LexicalHit, VectorHit } from '../../core/recall/p
 import type { JobHandler } from '../../store/job-runner';
 import type { RecallSources } from '../recall/recall-sources';
 import { linkEntities } from '../../core/graph/entity-linker';
+import type { ConversationSearchRequest, ConversationSearchResult } from '../../core/api/conversation-search';
 import { readCandidates } from './candidates';
+import { searchConversations } from './conversation-search';
 import type { LoadedEmbedder } from './embedder-host';
 import { embedPlan, persist, promoteIfComplete, runHealthCheck } from './embedding';
 import { indexHandlers } from './index-jobs';
@@ -106,6 +108,11 @@ export class IndexService {
     if (!entity) return null;
     const items = await this.candidates(graph.documentsOf(entity.id).sort().slice(0, limit));
     return { entity, items, neighbours: graph.neighbours(entity.id, 12) };
+  }
+
+  /** Full-text search over conversations (IndexApi.searchConversations). */
+  searchConversations(request: ConversationSearchRequest): Promise<ConversationSearchResult> {
+    return searchConversations(this.parts.vault, this.parts.bm25, request);
   }
 
   /** This index as the recall service reads it. */

@@ -11,6 +11,9 @@ import type { VaultEntry } from '../../core/api/vaults';
 import { openVault, type Vault } from '../vault';
 import { VaultRegistry } from '../vault-registry';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
+import { readConversationBrowse, type ConversationBrowse } from './conversations-view';
+import { conversationLinkCounts, type ConversationLinkCounts } from '../conversation-facets';
+import type { ConversationFilter, ConversationSort } from '../../core/api/conversation-search';
 import {
   readCheckpoints,
   readPendingProposals,
@@ -26,6 +29,8 @@ import { loadMarkdownInput } from './markdown-view';
 import { readOverview, type ArchiveOverview } from './overview-view';
 
 export type { ConversationInsight } from './conversation-insight';
+export type { ConversationBrowse } from './conversations-view';
+export type { ConversationLinkCounts } from '../conversation-facets';
 export type { ProposalGroup, RetentionView, SweepState } from './curation-view';
 export { PROPOSAL_ORDER } from './curation-view';
 export type { ExtractionProgress } from './extraction-view';
@@ -68,6 +73,16 @@ export class VaultViews {
     const conversation = await this.vault.conversations.get(id);
     if (conversation?.state !== 'visible') return { conversation: null, messages: [] };
     return { conversation, messages: await this.vault.conversations.messages(id) };
+  }
+
+  /** The Conversations screen without a query: visible conversations filtered and sorted (at most `limit`). */
+  conversationBrowse(filter: ConversationFilter, sort: ConversationSort, limit: number): Promise<ConversationBrowse> {
+    return readConversationBrowse(this.vault, filter, sort, limit);
+  }
+
+  /** How many Inbox candidates, kept notes and decisions came from one conversation. */
+  conversationLinks(conversationId: string): Promise<ConversationLinkCounts> {
+    return conversationLinkCounts(this.vault.db, conversationId);
   }
 
   insight(conversationId: string): Promise<ConversationInsight | null> {
