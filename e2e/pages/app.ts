@@ -10,7 +10,7 @@ export class AppShell {
     await expect(this.page.getByTestId('nav-recall')).toBeVisible();
   }
 
-  nav(name: 'recall' | 'import' | 'inbox' | 'notes' | 'settings') {
+  nav(name: 'recall' | 'import' | 'inbox' | 'notes' | 'conversations' | 'settings') {
     return this.page.getByTestId(`nav-${name}`);
   }
 

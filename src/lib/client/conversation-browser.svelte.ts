@@ -6,6 +6,7 @@ import type {
   ConversationSort,
 } from '../core/api/conversation-search';
 import { toVaultError, type VaultError } from '../core/errors';
+import { dayBound } from '../core/conversations/browse';
 import type { Source } from '../core/records';
 import { vaultViews, type ConversationBrowse } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
@@ -28,16 +29,6 @@ export interface BrowseParams {
   to: string;
   decisions: boolean;
   sort: ConversationSort | '';
-}
-
-/** A date input's value (yyyy-mm-dd) as the start or the end of that day, local time; null when empty or invalid. */
-export function dayBound(value: string, edge: 'start' | 'end'): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(value);
-  if (!m) return null;
-  const day = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  if (Number.isNaN(day.getTime())) return null;
-  if (edge === 'end') day.setHours(23, 59, 59, 999);
-  return day.getTime();
 }
 
 /**

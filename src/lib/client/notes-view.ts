@@ -9,11 +9,20 @@ const STATUSES: Record<NotesFilter, readonly NoteStatus[]> = {
   discarded: ['discarded'],
 };
 
-/** Notes of the filter whose text holds every word of the query (case-insensitive), newest first. */
-export function filterNotes(notes: readonly NoteRecord[], filter: NotesFilter, query: string): NoteRecord[] {
+/**
+ * Notes of the filter whose text holds every word of the query (case-insensitive), newest first;
+ * with `conversationId`, only the notes that came from that conversation.
+ */
+export function filterNotes(
+  notes: readonly NoteRecord[],
+  filter: NotesFilter,
+  query: string,
+  conversationId: string | null = null,
+): NoteRecord[] {
   const words = query.toLowerCase().split(/\s+/u).filter(Boolean);
   return notes
     .filter((n) => n.tier !== 'resource' && n.tier !== 'web' && STATUSES[filter].includes(n.status))
+    .filter((n) => conversationId === null || n.conversationId === conversationId)
     .filter((n) => {
       const text = `${n.title ?? ''} ${n.text} ${n.category}`.toLowerCase();
       return words.every((w) => text.includes(w));

@@ -17,13 +17,15 @@ export class NotesController {
   loaded = $state(false);
   filter = $state<NotesFilter>('kept');
   query = $state('');
+  /** Only the notes of this conversation (opened from its page); null: every note. */
+  conversationId = $state<string | null>(null);
   selectedId = $state<string | null>(null);
   history = $state<HistoryRecord[]>([]);
   busy = $state(false);
   private subscription: Subscription | null = null;
   private historySubscription: Subscription | null = null;
 
-  readonly shown = $derived(filterNotes(this.all, this.filter, this.query));
+  readonly shown = $derived(filterNotes(this.all, this.filter, this.query, this.conversationId));
 
   start(): void {
     if (this.subscription) return;

@@ -2,7 +2,10 @@
  * What the Conversations screen filters on and links to, read from the notes: which conversations
  * hold decisions, and how many candidates and kept notes one conversation produced.
  */
+import type { ConversationLinkCounts } from '../core/api/conversation-search';
 import type { NoteRecord } from '../core/records';
+
+export type { ConversationLinkCounts } from '../core/api/conversation-search';
 import type { VaultDb } from './schema';
 import { withStoreTimeout } from './transaction';
 
@@ -13,15 +16,6 @@ const counts = (n: NoteRecord) => n.category === 'Decisions' && (n.status === 'k
 export async function decisionConversationIds(db: VaultDb): Promise<Set<string>> {
   const notes = await withStoreTimeout(db.notes.where('category').equals('Decisions').toArray(), { label: 'reading decisions' });
   return new Set(notes.filter(counts).flatMap((n) => (n.conversationId ? [n.conversationId] : [])));
-}
-
-export interface ConversationLinkCounts {
-  /** Candidates in the Inbox (provisional engrams). */
-  candidates: number;
-  /** Kept notes. */
-  kept: number;
-  /** Kept decisions and decision candidates. */
-  decisions: number;
 }
 
 export async function conversationLinkCounts(db: VaultDb, conversationId: string): Promise<ConversationLinkCounts> {

@@ -61,3 +61,13 @@ export interface ConversationSearchResult {
   /** Chunks read from the index: a match past this depth is not found (SEARCH_DEPTH). */
   depth: number;
 }
+
+/** What came out of one conversation (the links on its page). */
+export interface ConversationLinkCounts {
+  /** Candidates in the Inbox (provisional engrams). */
+  candidates: number;
+  /** Kept notes. */
+  kept: number;
+  /** Kept decisions and decision candidates. */
+  decisions: number;
+}

@@ -50,6 +50,16 @@ export function sortRows<T extends { conversation: ConversationRecord; score?: n
   return [...rows].sort((a, b) => compare(a, b) || byTitle(a.conversation, b.conversation));
 }
 
+/** A date input's value (yyyy-mm-dd) as the start or the end of that day, in the time zone this runs in (the person's); null when empty or invalid. */
+export function dayBound(value: string, edge: 'start' | 'end'): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(value);
+  if (!m) return null;
+  const day = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (Number.isNaN(day.getTime())) return null;
+  if (edge === 'end') day.setHours(23, 59, 59, 999);
+  return day.getTime();
+}
+
 /** One keyword hit on a chunk of a message. */
 export interface ChunkHit {
   conversationId: string;
