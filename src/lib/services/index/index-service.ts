@@ -8,6 +8,7 @@ import { choiceId, type EmbedderChoice, type EmbeddingModelSpec } from '../../co
 import {
   indexEmbedJob,
   type EntityLinks,
+  type TopEntity,
   type HealthReport,
   type IndexStatus,
   type ModelEntry,
@@ -113,6 +114,11 @@ export class IndexService {
   /** Full-text search over conversations (IndexApi.searchConversations). */
   searchConversations(request: ConversationSearchRequest): Promise<ConversationSearchResult> {
     return searchConversations(this.parts.vault, this.parts.bm25, request);
+  }
+
+  /** The entities named in the most conversations (IndexApi.topEntities). */
+  topEntities(limit = 12): TopEntity[] {
+    return this.parts.graph.top(limit);
   }
 
   /** This index as the recall service reads it. */
