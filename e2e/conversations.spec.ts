@@ -79,7 +79,10 @@ async function fillVault(page: Page): Promise<void> {
   // Extraction proposes the decision; the index holds every conversation by then.
   await new InboxPage(page).open();
   await new InboxPage(page).waitForCandidates();
-  await page.getByRole('button', { name: /Brown moss lawn/u }).first().click();
+  await page
+    .getByRole('button', { name: /Brown moss lawn/u })
+    .first()
+    .click();
   await expect(page.getByTestId('inbox-group-conversation').first()).toHaveText('Brown moss lawn');
 }
 
