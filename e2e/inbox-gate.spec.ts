@@ -40,15 +40,16 @@ test('a two-claim candidate cannot be kept as it is: split it (undo brings it ba
   const importPage = new ImportPage(page);
   await importPage.open();
   await importPage.paste(CHAT);
+  // The chat's own candidates first: the Inbox cursor is a position, so the list must be settled before the keys.
+  const inbox = new InboxPage(page);
+  await inbox.open();
+  await expect(inbox.items().filter({ hasText: 'Take the canal path on rainy days.' })).toHaveCount(1, { timeout: 90_000 });
   await page.goto('/settings');
   await expect(page.getByTestId('webmcp-status')).toHaveAttribute('data-status', 'registered', { timeout: 60_000 });
   await remember(page, TWO_CLAIMS);
   await remember(page, CLEAN);
 
   await page.getByTestId('nav-inbox').click();
-  const inbox = new InboxPage(page);
-  // The chat's own candidates land when its extraction ends; the cursor is a position, so settle the list first.
-  await expect(inbox.items().filter({ hasText: 'Take the canal path on rainy days.' })).toHaveCount(1, { timeout: 30_000 });
   await expect(inbox.items()).toHaveCount(4);
   const flagged = inbox.items().filter({ hasText: TWO_CLAIMS });
   await expect(flagged).toHaveCount(1);

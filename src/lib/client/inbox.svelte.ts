@@ -181,7 +181,8 @@ export class InboxController {
     const requests = this.groupKeepRequests(group);
     const skipped = group.items.length - requests.length;
     const skippedText = `skipped ${skipped} flagged (split or edit ${skipped === 1 ? 'it' : 'them'} first)`;
-    const kept = requests.length > 0 ? await this.keep(requests, `Kept ${requests.length}${skipped > 0 ? `, ${skippedText}` : ''}`) : false;
+    const label = requests.length > 1 ? `Kept ${requests.length} notes` : 'Kept';
+    const kept = requests.length > 0 ? await this.keep(requests, skipped > 0 ? `${label}, ${skippedText}` : label) : false;
     if (skipped > 0) this.notice = requests.length > 0 ? `Kept ${requests.length}; ${skippedText}.` : `Kept none: ${skippedText}.`;
     return kept;
   }
