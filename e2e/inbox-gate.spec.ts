@@ -40,6 +40,7 @@ test('a two-claim candidate cannot be kept as it is: split it (undo brings it ba
   const importPage = new ImportPage(page);
   await importPage.open();
   await importPage.paste(CHAT);
+  expect((await importPage.storedCounts()).conversations).toBe(1);
   // The chat's own candidates first: the Inbox cursor is a position, so the list must be settled before the keys.
   const inbox = new InboxPage(page);
   await inbox.open();
