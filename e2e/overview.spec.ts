@@ -28,13 +28,13 @@ function conversation(id: string, title: string, start: number, turns: string[])
 const EXPORT = JSON.stringify([
   conversation('c1', 'Moss garden soil', JAN_10_2024, [
     'What soil does the moss garden behind the tea house need?',
-    'Moss prefers shade, constant moisture and slightly acidic, compacted soil.',
+    'Moss prefers shade, constant moisture and slightly acidic, compacted soil, as in the temple gardens of Kyoto.',
     "I've decided to use acidic clay soil for the moss garden.",
     'Good: keep fallen leaves off the moss in autumn.',
   ]),
   conversation('c2', 'Moss garden watering', JAN_10_2024 + 40 * DAY, [
     'How often should I water the moss garden in summer?',
-    'Mist the moss daily in dry weather; never flood it.',
+    'Mist the moss daily in dry weather, as the gardeners in Kyoto do; never flood it.',
     "I've decided to mist the moss garden every morning instead of using acidic clay.",
     'Is the drip line long enough to reach the tea house?',
   ]),
@@ -87,7 +87,13 @@ test('the overview charts the archive per month, its topics and a thread, each w
   const topics = page.getByTestId('overview-topics').locator('li');
   await expect(topics.filter({ hasText: /^moss\b/u })).toContainText('2 conversations');
   await expect(topics.filter({ hasText: /^garden\b/u })).toContainText('2 conversations');
-  await expect(page.getByTestId('overview-entities')).toContainText('appear here once');
+  // Entities from the index worker's entity graph: Kyoto is named in two conversations.
+  await expect(
+    page
+      .getByTestId('overview-entities')
+      .locator('li')
+      .filter({ hasText: /^Kyoto\b/u }),
+  ).toContainText('2 conversations');
 
   // The moss thread: two sessions, decisions on the timeline and in the list.
   await expect(page.getByTestId('overview-subject')).toContainText('Moss garden soil → Moss garden watering');

@@ -12,6 +12,7 @@
  * nor any 16-character piece of a long one, is left in the redacted text.
  */
 import { writeFileSync } from 'node:fs';
+import type { BenignCase, SecretCase } from '../src/lib/core/safety/eval/secrets-eval';
 import { seededRng } from '../tests/factories/rng';
 
 export const SECRETS_CORPUS_SEED = 0x5ec2e7;
@@ -72,19 +73,6 @@ function iban(country: string, bban: string): string {
   return `${country}${String(check).padStart(2, '0')}${bban}`;
 }
 const spaced = (s: string) => s.replace(/(.{4})(?!$)/g, '$1 ');
-
-export interface SecretCase {
-  id: string;
-  kind: string;
-  form: string;
-  text: string;
-  secrets: string[];
-}
-export interface BenignCase {
-  id: string;
-  category: string;
-  text: string;
-}
 
 const secretCases: SecretCase[] = [];
 const benignCases: BenignCase[] = [];

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { EmbedderChoice } from '../core/api/embedder';
-import type { EntityLinks, IndexApi, IndexStatus, ModelEntry, ModelFileInput } from '../core/api/index-api';
+import type { EntityLinks, IndexApi, IndexStatus, ModelEntry, ModelFileInput, TopEntity } from '../core/api/index-api';
 import type { LlmInfo } from '../core/api/llm-port';
 import type { RerankerChoice, RerankerEntry } from '../core/api/reranker';
 import type { RecallRequest, RecallResponse } from '../core/api/recall-api';
@@ -135,6 +135,11 @@ export class IndexClient {
   /** Everything the vault links to an entity (the entity graph in the index worker). */
   entityLinks(name: string, limit = 50): Promise<EntityLinks | null> {
     return this.rpc.call('entityLinks', [name, limit], 30_000);
+  }
+
+  /** The entities the vault names in the most conversations (the Overview). */
+  topEntities(limit = 12): Promise<TopEntity[]> {
+    return this.rpc.call('topEntities', [limit], 30_000);
   }
 
   /** A read tool of an agent in the page (WebMCP), answered from this tab's vault by the index worker. */

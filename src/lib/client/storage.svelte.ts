@@ -39,15 +39,3 @@ class StorageStatus {
 }
 
 export const storageStatus = new StorageStatus();
-
-export function formatBytes(bytes: number | null): string {
-  if (bytes === null) return 'unknown';
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value >= 10 || unit === 0 ? 0 : 1)} ${units[unit]}`;
-}

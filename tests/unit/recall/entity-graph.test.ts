@@ -83,3 +83,33 @@ describe('entity graph and its walk', () => {
     expect(chunkSpeaker({ text: 'Plain text', contextText: 'Title\nPlain text' })).toBeNull();
   });
 });
+
+describe('the entities named most (the Overview)', () => {
+  it('counts conversations, not documents, ranks by them, skips unlinked names and forgets removed documents', () => {
+    const g = new EntityGraph();
+    // Lisbon: three chunks of one conversation and a note of another (2 conversations, 4 documents).
+    g.set('c1:0', linkEntities('We flew to Lisbon in May.'), 'c1');
+    g.set('c1:1', linkEntities('The hotel in Lisbon was small.'), 'c1');
+    g.set('c1:2', linkEntities('I liked the trams in Lisbon best.'), 'c1');
+    g.set('n1', linkEntities('We should book the flat in Lisbon again.'), 'c4');
+    // Porto: three conversations, one document each.
+    g.set('c2:0', linkEntities('A weekend in Porto sounds good.'), 'c2');
+    g.set('c3:0', linkEntities('The wine tour in Porto was the best.'), 'c3');
+    g.set('c4:0', linkEntities('Maybe Porto again next year.'), 'c4');
+    // Named once: not linked, not listed.
+    g.set('c5:0', linkEntities('We also saw Braga briefly.'), 'c5');
+    expect(g.top(10).map((e) => [e.name, e.conversations, e.mentions])).toEqual([
+      ['Porto', 3, 3],
+      ['Lisbon', 2, 4],
+    ]);
+    expect(g.top(1).map((e) => e.name)).toEqual(['Porto']);
+    // A document without a conversation (a pasted resource) counts as one of its own.
+    g.set('r1', linkEntities('Notes on Lisbon neighbourhoods.'));
+    g.set('r2', linkEntities('More on Lisbon.'));
+    expect(g.top(1)[0]).toMatchObject({ name: 'Lisbon', conversations: 4, mentions: 6 });
+    for (const id of ['c1:0', 'c1:1', 'c1:2', 'n1', 'r1', 'r2']) g.remove(id);
+    expect(g.top(10).map((e) => e.name)).toEqual(['Porto']);
+    g.clear();
+    expect(g.top(10)).toEqual([]);
+  });
+});

@@ -167,6 +167,15 @@ export interface EntityLinks {
   neighbours: { id: string; name: string; weight: number }[];
 }
 
+/** An entity the vault names often (IndexApi.topEntities): in how many conversations, in how many documents. */
+export interface TopEntity {
+  id: string;
+  name: string;
+  kind: 'person' | 'name' | 'title';
+  conversations: number;
+  mentions: number;
+}
+
 export interface IndexApi {
   ping(): Promise<'pong'>;
   /** Resolves when the indexes are loaded (verified or rebuilt). */
@@ -188,6 +197,9 @@ export interface IndexApi {
    * with it most often. Null when the graph does not know the name.
    */
   entityLinks(name: string, limit?: number): Promise<EntityLinks | null>;
+
+  /** The entities the vault names in the most conversations (the Overview's list), at most `limit`. */
+  topEntities(limit?: number): Promise<TopEntity[]>;
 
   /**
    * A read tool of an agent in the page (WebMCP: recall, search, expand, list_decisions;

@@ -26,6 +26,8 @@ interface EntityNode {
 export class EntityGraph {
   private readonly entities = new Map<string, EntityNode>();
   private readonly docs = new Map<string, string[]>();
+  /** The conversation each document belongs to (absent: a document of its own, e.g. a pasted resource). */
+  private readonly conversationOf = new Map<string, string>();
   private p90Cache: number | null = null;
 
   get documentCount(): number {
@@ -42,13 +44,15 @@ export class EntityGraph {
   clear(): void {
     this.entities.clear();
     this.docs.clear();
+    this.conversationOf.clear();
     this.p90Cache = null;
   }
 
-  /** The mentions of one document, replacing what it had. */
-  set(docId: string, mentions: readonly EntityMention[]): void {
+  /** The mentions of one document (of `conversationId`, when it has one), replacing what it had. */
+  set(docId: string, mentions: readonly EntityMention[], conversationId: string | null = null): void {
     this.remove(docId);
     if (mentions.length === 0) return;
+    if (conversationId) this.conversationOf.set(docId, conversationId);
     const keys: string[] = [];
     for (const m of mentions) {
       let node = this.entities.get(m.key);
@@ -75,7 +79,24 @@ export class EntityGraph {
       if (node && node.docs.size === 0) this.entities.delete(key);
     }
     this.docs.delete(docId);
+    this.conversationOf.delete(docId);
     this.p90Cache = null;
+  }
+
+  /**
+   * The linked entities the vault names in the most conversations (a document without one counts as
+   * its own), most first, ties by mentions then name; at most `limit`.
+   */
+  top(limit: number): { id: string; name: string; kind: EntityMention['kind']; conversations: number; mentions: number }[] {
+    const ranked: { id: string; name: string; kind: EntityMention['kind']; conversations: number; mentions: number }[] = [];
+    for (const node of this.entities.values()) {
+      if (!this.linked(node)) continue;
+      const conversations = new Set([...node.docs].map((doc) => this.conversationOf.get(doc) ?? `doc:${doc}`));
+      ranked.push({ id: node.key, name: node.name, kind: node.kind, conversations: conversations.size, mentions: node.docs.size });
+    }
+    return ranked
+      .sort((a, b) => b.conversations - a.conversations || b.mentions - a.mentions || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, Math.max(0, limit));
   }
 
   /** A speaker, or a name the vault writes in two documents, once at least inside a sentence. */

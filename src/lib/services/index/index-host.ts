@@ -277,6 +277,11 @@ export class IndexHost implements IndexApi {
     return current.entityLinks(name, limit);
   }
 
+  async topEntities(...[limit]: Parameters<IndexApi['topEntities']>): ReturnType<IndexApi['topEntities']> {
+    const current = await this.#loaded();
+    return current.topEntities(limit);
+  }
+
   async pause(): Promise<void> {
     const vault = await this.#started;
     await vault.settings.set('index.paused', true);

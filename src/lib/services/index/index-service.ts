@@ -8,6 +8,7 @@ import { choiceId, type EmbedderChoice, type EmbeddingModelSpec } from '../../co
 import {
   indexEmbedJob,
   type EntityLinks,
+  type TopEntity,
   type HealthReport,
   type IndexStatus,
   type ModelEntry,
@@ -106,6 +107,11 @@ export class IndexService {
     if (!entity) return null;
     const items = await this.candidates(graph.documentsOf(entity.id).sort().slice(0, limit));
     return { entity, items, neighbours: graph.neighbours(entity.id, 12) };
+  }
+
+  /** The entities named in the most conversations (IndexApi.topEntities). */
+  topEntities(limit = 12): TopEntity[] {
+    return this.parts.graph.top(limit);
   }
 
   /** This index as the recall service reads it. */

@@ -63,7 +63,7 @@ export async function loadDocuments(parts: IndexParts): Promise<void> {
   parts.graph.clear();
   for await (const page of parts.chunks.pages()) {
     for (const chunk of page) {
-      parts.graph.set(chunk.id, chunkMentions(chunk));
+      parts.graph.set(chunk.id, chunkMentions(chunk), chunk.conversationId);
       entries.push(chunkEntry(chunk, chunk.conversationId ? (dates.get(chunk.conversationId) ?? null) : null));
       if (bm25 && !bm25.has(chunk.id)) {
         why = 'the saved keyword index lacks some chunks';
@@ -73,7 +73,7 @@ export async function loadDocuments(parts: IndexParts): Promise<void> {
   }
   const notes = await indexedNotes(parts);
   for (const note of notes) {
-    parts.graph.set(note.id, noteMentions(note));
+    parts.graph.set(note.id, noteMentions(note), note.conversationId ?? null);
     entries.push(await noteEntry(note));
     if (bm25 && !bm25.has(note.id)) bm25 = null;
   }

@@ -43,7 +43,7 @@ async function applyChange(
     });
   }
   for (const id of change.remove) parts.graph.remove(id);
-  for (const chunk of change.current) if (fresh.has(chunk.id)) parts.graph.set(chunk.id, chunkMentions(chunk));
+  for (const chunk of change.current) if (fresh.has(chunk.id)) parts.graph.set(chunk.id, chunkMentions(chunk), chunk.conversationId);
   const gone = [...change.remove, ...change.stale];
   for (const model of parts.indexes.models()) model.remove(gone);
   for (const id of change.remove) {
@@ -78,7 +78,7 @@ export async function reindexNote(parts: IndexParts, noteId: string): Promise<Up
     const known = parts.catalog.get(noteId);
     if (atomic && (known?.hash !== atomic.hash || !parts.bm25.has(noteId))) {
       await parts.bm25.edit((bm25) => bm25.add(noteId, noteIndexText(note!)));
-      parts.graph.set(noteId, noteMentions(note!));
+      parts.graph.set(noteId, noteMentions(note!), note!.conversationId ?? null);
       parts.catalog.set(atomic);
       if (known) counts.changed++;
       else counts.added++;

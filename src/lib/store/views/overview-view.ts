@@ -12,8 +12,6 @@ export interface ArchiveOverview {
   months: MonthCount[];
   undated: number;
   topics: Topic[];
-  /** Named entities and how many conversations mention them; null until the vault recognises entities (issue 12). */
-  entities: { name: string; conversations: number }[] | null;
   threads: TitledThread[];
 }
 
@@ -38,7 +36,6 @@ export async function readOverview(vault: Vault): Promise<ArchiveOverview> {
     months,
     undated,
     topics: topTopics(conversations.map((c) => ({ id: c.id, text: [c.title, ...(keptText.get(c.id) ?? [])].join('\n') }))),
-    entities: null,
     threads: await subjectThreads(vault),
   };
 }
