@@ -66,13 +66,11 @@ test('the tiny cross-encoder reranks in the embed worker: served by the app, the
 
   // A provided ZIP goes into the model cache and loads from there.
   await panels.openSettings();
-  await panel
-    .getByTestId('reranker-zip')
-    .setInputFiles({
-      name: 'my-cross-encoder.zip',
-      mimeType: 'application/zip',
-      buffer: zipModelFolder('static/test-models/tiny-cross-encoder', 'my-cross-encoder'),
-    });
+  await panel.getByTestId('reranker-zip').setInputFiles({
+    name: 'my-cross-encoder.zip',
+    mimeType: 'application/zip',
+    buffer: zipModelFolder('static/test-models/tiny-cross-encoder', 'my-cross-encoder'),
+  });
   await expect(entry(PROVIDED)).toHaveAttribute('data-cached', 'true', { timeout: 30_000 });
   await entry(PROVIDED).getByTestId('reranker-use').click();
   await expect(panel).toHaveAttribute('data-active', PROVIDED, { timeout: 60_000 });
