@@ -66,6 +66,7 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
     headingPath: [],
     tokenCount: countTokens(note.text),
     pinned: note.pinned,
+    ...(note.pinned ? { notePinned: true } : {}),
   };
 }
 
