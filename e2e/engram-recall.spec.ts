@@ -38,4 +38,17 @@ test('a kept engram outranks the transcript chunk it came from in Recall', async
     await input.press('Enter');
     await expect(page.getByTestId('recall-result').first()).toContainText(ENGRAM, { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
+
+  // Pin the note itself from its Recall item (issue 17): a chunk has no such control.
+  const engram = page.getByTestId('recall-result').filter({ hasText: ENGRAM }).and(page.locator('[data-note-pinned]'));
+  await expect(engram).toHaveAttribute('data-note-pinned', 'false');
+  await expect(page.locator('[data-testid="recall-result"]:not([data-note-pinned]) [data-testid="recall-item-pin-note"]')).toHaveCount(0);
+  await engram.getByTestId('recall-item-pin-note').click();
+  await expect(engram).toHaveAttribute('data-note-pinned', 'true');
+  await expect(engram.getByTestId('recall-item-note-pinned')).toBeVisible();
+  await expect(engram.getByTestId('recall-item-pin-note')).toHaveAttribute('aria-pressed', 'true');
+  // Kept in the vault, not the session: Notes shows it pinned.
+  await page.goto('/notes');
+  const note = page.getByTestId('note-item').filter({ hasText: ENGRAM });
+  await expect(note.getByTestId('note-pin')).toHaveAttribute('aria-pressed', 'true');
 });

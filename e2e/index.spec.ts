@@ -1,30 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { zipSync } from 'fflate';
 import { chatgptExport } from '../tests/factories/import-generator';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
+import { zipModelFolder } from './pages/model-files';
 
 /** About 3,000 chat turns: indexing them takes a few seconds, long enough to reload mid-way. */
 function generatedExport(): Buffer {
   const { chunks } = chatgptExport({ conversations: 300, targetBytes: 1_500_000, seed: 7 });
   return Buffer.concat([...chunks]);
-}
-
-/** The generated tiny model folder (e2e/global-setup.ts makes it), zipped as a person would. */
-function tinyModelZip(): Buffer {
-  const root = 'static/test-models/tiny-bert';
-  const files: Record<string, Uint8Array> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[`tiny-bert/${relative(root, path)}`] = readFileSync(path);
-    }
-  };
-  walk(root);
-  return Buffer.from(zipSync(files));
 }
 
 test('after an import, indexing shows progress, survives a reload mid-way, finishes, and the index is healthy', async ({ page }) => {
@@ -90,7 +73,9 @@ test('a model folder provided as a ZIP is stored in the model cache, serves, and
 
   await panels.embedder
     .getByTestId('model-zip')
-    .setInputFiles([{ name: 'tiny-bert.zip', mimeType: 'application/zip', buffer: tinyModelZip() }]);
+    .setInputFiles([
+      { name: 'tiny-bert.zip', mimeType: 'application/zip', buffer: zipModelFolder('static/test-models/tiny-bert', 'tiny-bert') },
+    ]);
   const provided = panels.model('transformers:local/tiny-bert:fp32');
   await expect(provided).toHaveAttribute('data-cached', 'true', { timeout: 30_000 });
   await expect(provided).toContainText(/cached, \d+(\.\d)? KB in 4 files/u);

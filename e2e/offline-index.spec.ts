@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { AppShell } from './pages/app';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
+import { watchConsoleErrors } from './pages/model-files';
 
 const TINY = 'transformers:tiny-bert:fp32';
 const MOSS = [
@@ -20,10 +21,7 @@ test('the lexical fallback serves first; the tiny model loads from the app throu
   const app = new AppShell(page);
   const importPage = new ImportPage(page);
   const panels = new IndexPanels(page);
-  const consoleErrors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+  const consoleErrors = watchConsoleErrors(page);
 
   await panels.openSettings();
   await expect(panels.embedder).toHaveAttribute('data-kind', 'lexical');
@@ -62,5 +60,5 @@ test('the lexical fallback serves first; the tiny model loads from the app throu
   expect(await panels.recall()).toBeGreaterThanOrEqual(0.95);
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
   await context.setOffline(false);
-  expect(consoleErrors.filter((e) => /Content Security Policy|unsafe-eval/u.test(e))).toEqual([]);
+  expect(consoleErrors.cspViolations()).toEqual([]);
 });

@@ -1,10 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { zipSync } from 'fflate';
 import { AppShell } from './pages/app';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
+import { watchConsoleErrors, zipModelFolder } from './pages/model-files';
 import { RecallPage } from './pages/recall';
 
 const SERVED = 'reranker:tiny-cross-encoder:fp32';
@@ -21,21 +19,6 @@ const GARDEN = [
 ].join('\n');
 const PROMPT = 'koi pond water stone lantern food';
 
-/** The generated cross-encoder folder (the e2e server makes it), zipped as a person would. */
-function crossEncoderZip(): Buffer {
-  const root = 'static/test-models/tiny-cross-encoder';
-  const files: Record<string, Uint8Array> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[`my-cross-encoder/${relative(root, path)}`] = readFileSync(path);
-    }
-  };
-  walk(root);
-  return Buffer.from(zipSync(files));
-}
-
 test('the tiny cross-encoder reranks in the embed worker: served by the app, then from a ZIP in the model cache, offline too', async ({
   page,
   context,
@@ -45,10 +28,7 @@ test('the tiny cross-encoder reranks in the embed worker: served by the app, the
   const importPage = new ImportPage(page);
   const panels = new IndexPanels(page);
   const recall = new RecallPage(page);
-  const consoleErrors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+  const consoleErrors = watchConsoleErrors(page);
   const panel = page.getByTestId('reranker-panel');
   const entry = (id: string) => panel.locator(`[data-testid="reranker-entry"][data-reranker="${id}"]`);
 
@@ -86,9 +66,11 @@ test('the tiny cross-encoder reranks in the embed worker: served by the app, the
 
   // A provided ZIP goes into the model cache and loads from there.
   await panels.openSettings();
-  await panel
-    .getByTestId('reranker-zip')
-    .setInputFiles({ name: 'my-cross-encoder.zip', mimeType: 'application/zip', buffer: crossEncoderZip() });
+  await panel.getByTestId('reranker-zip').setInputFiles({
+    name: 'my-cross-encoder.zip',
+    mimeType: 'application/zip',
+    buffer: zipModelFolder('static/test-models/tiny-cross-encoder', 'my-cross-encoder'),
+  });
   await expect(entry(PROVIDED)).toHaveAttribute('data-cached', 'true', { timeout: 30_000 });
   await entry(PROVIDED).getByTestId('reranker-use').click();
   await expect(panel).toHaveAttribute('data-active', PROVIDED, { timeout: 60_000 });
@@ -112,5 +94,5 @@ test('the tiny cross-encoder reranks in the embed worker: served by the app, the
   await recall.input.press('Enter');
   await expect(page.getByTestId('rerank-status')).toHaveAttribute('data-reason', 'no-reranker');
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
-  expect(consoleErrors.filter((e) => /Content Security Policy|unsafe-eval/u.test(e))).toEqual([]);
+  expect(consoleErrors.cspViolations()).toEqual([]);
 });

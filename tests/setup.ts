@@ -1,9 +1,3 @@
-// Every Node test gets an in-memory IndexedDB, so store code runs unchanged.
-import 'fake-indexeddb/auto';
-
-// hnswlib-wasm is compiled for the web and probes `importScripts` at load: give Node a throwing
-// shim (never a `window`: transformers.js takes that as a browser).
-const scope = globalThis as { importScripts?: (...urls: string[]) => void };
-scope.importScripts ??= () => {
-  throw new Error('importScripts is not available in Node');
-};
+// Every Node test runs on the same Node environment as the CLI: an in-memory IndexedDB (store code
+// runs unchanged) and the importScripts shim hnswlib-wasm probes (src/cli/node-env.ts).
+import '../src/cli/node-env';

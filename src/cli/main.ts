@@ -5,6 +5,7 @@
  */
 import './node-env';
 import { plainError } from '../lib/core/errors';
+import { loadTokenCounter } from '../lib/core/text/token-count';
 import { UsageError, type CliIo } from './command';
 import { COMMANDS } from './commands/registry';
 import { streamIo } from './stdio';
@@ -46,6 +47,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   try {
+    // Every command that chunks, extracts or recalls counts tokens: load the counter once, here
+    // (the app loads it on demand, core/text/token-count.ts).
+    await loadTokenCounter();
     const result = await command.run(json ? [...rest, '--json'] : rest, io);
     if (!result.silent) io.out(json ? JSON.stringify(result.json, null, 2) : result.text);
     return result.exitCode ?? 0;

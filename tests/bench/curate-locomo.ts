@@ -3,7 +3,8 @@
  * the app's path in Node: each sample imported into a fresh in-memory vault (the eval's
  * importSample), each conversation extracted by the rule-based extractor (extractAndStore, as
  * `engram extract` runs it) and then every candidate kept, as a person pressing "Keep all" in each
- * Inbox group would (keepCandidates, which keeps flagged candidates too); then the sweep job itself
+ * Inbox group would (keepCandidates; since the quality gate decides, "Keep all" skips candidates it
+ * blocks, and so does this script: the figure in docs/CURATE.md predates that); then the sweep job itself
  * (sweepHandler, with its default confirmation) over the vault. Prints the counts per sample and per
  * proposal type, and `--sample N` proposals (seeded) with their notes' texts for checking by hand.
  * Run: `npx tsx --import ./scripts/node-resolve.js tests/bench/curate-locomo.ts [--sample 20] [--now ISO]`.
@@ -13,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { SweepSummary } from '../../src/lib/core/api/curate-api';
+import { isKeepBlocked } from '../../src/lib/core/curate/keep-gate';
 import { parseLocomo } from '../../src/lib/core/recall/locomo-data';
 import type { JobRecord, ProposalRecord } from '../../src/lib/core/records';
 import { importSample } from '../../src/lib/services/eval/locomo-vault';
@@ -45,7 +47,7 @@ for (const sample of parsed.value) {
     for (const c of conversations) {
       const { notes } = await extractAndStore(deps, c.id);
       candidates += notes.length;
-      const provisional = notes.filter((n) => n.status === 'provisional').map((n) => ({ id: n.id }));
+      const provisional = notes.filter((n) => n.status === 'provisional' && !isKeepBlocked(n)).map((n) => ({ id: n.id }));
       if (provisional.length > 0) await keepCandidates(vault, provisional, now);
     }
     const job = { id: 'bench-sweep', type: 'curate.sweep', payload: { sweepId: `sweep-${sample.sample_id}`, reason: 'on-demand' } };

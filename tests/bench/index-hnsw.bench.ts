@@ -13,7 +13,7 @@ import { FlatVectors } from '../../src/lib/core/index/exact';
 import { measureRecall, sampleIndexes } from '../../src/lib/core/index/health';
 import { lexicalVector } from '../../src/lib/models/lexical-embedder';
 import { buildCorpus, evidenceRecall, missingData, mulberry32 } from '../factories/corpus';
-import { isEntry, latencies, now, runStandalone } from '../factories/corpus-bench';
+import { isEntry, latencies, loadHnswlibInNode, now, runStandalone, timeQueries } from '../factories/corpus-bench';
 import type { BenchContext, BenchModule, FigureSamples } from './harness';
 
 interface Build {
@@ -31,30 +31,8 @@ function buildsFor(size: number): Build[] {
   return size >= 50_000 && process.env.BENCH_HNSW_GRID !== 'full' ? [DEFAULT_BUILD] : GRID;
 }
 
-/** Per-query median of three timings: a shared 2-core machine preempts single runs. */
-function timeQueries(queries: readonly Float32Array[], run: (q: Float32Array) => void): number[] {
-  return queries.map((q) => {
-    const samples = [0, 1, 2].map(() => {
-      const t = now();
-      run(q);
-      return now() - t;
-    });
-    return samples.sort((a, b) => a - b)[1]!;
-  });
-}
 const RECALL_QUERIES = 200;
 const TARGET = 0.95;
-
-async function loadLib(): Promise<HnswlibModule> {
-  // Compiled for the web: Node needs a throwing importScripts before the module loads, and the
-  // file itself (the package has only a `module` field).
-  const scope = globalThis as { importScripts?: () => void };
-  scope.importScripts ??= () => {
-    throw new Error('importScripts is not available in Node');
-  };
-  const mod = (await import('hnswlib-wasm/dist/hnswlib.js')) as { loadHnswlib: () => Promise<HnswlibModule> };
-  return mod.loadHnswlib();
-}
 
 function build(lib: HnswlibModule, vectors: readonly Float32Array[], b: Build): { index: HierarchicalNSW; seconds: number } {
   const index = new lib.HierarchicalNSW('cosine', vectors[0]!.length, '');
@@ -84,7 +62,7 @@ export const bench: BenchModule = {
       ctx.log(`skipped: ${missing}`);
       return [];
     }
-    const lib = await loadLib();
+    const lib = await loadHnswlibInNode();
     const figures: FigureSamples[] = [];
     const sizes = (process.env.BENCH_HNSW_SIZES ?? '10000,100000').split(',').map(Number);
     for (const size of sizes) {

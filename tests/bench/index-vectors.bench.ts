@@ -10,14 +10,13 @@
  * the product's choice as index.vectors.<size>.{build_s,query_p95_ms,recall_at_10,memory_mb}, and
  * index.vectors.crossover_docs. BENCH_VECTORS_SIZES (default 100000,300000) steers the sizes.
  */
-import type { HnswlibModule } from 'hnswlib-wasm';
 import { FlatVectors } from '../../src/lib/core/index/exact';
 import { measureRecall, sampleIndexes } from '../../src/lib/core/index/health';
 import { Int8Ivf } from '../../src/lib/core/index/int8-ivf';
 import { Int8Vectors } from '../../src/lib/core/index/int8-vectors';
 import { lexicalVector } from '../../src/lib/models/lexical-embedder';
 import { buildCorpus, missingData, mulberry32 } from '../factories/corpus';
-import { isEntry, latencies, memoryBytes, now, runStandalone } from '../factories/corpus-bench';
+import { isEntry, latencies, loadHnswlibInNode, memoryBytes, now, runStandalone, timeQueries } from '../factories/corpus-bench';
 import type { BenchContext, BenchModule, FigureSamples } from './harness';
 
 const DIMS = 384;
@@ -36,18 +35,6 @@ interface Method {
   setProbes?: (probes: number) => void;
 }
 
-/** Per-query median of three timings: a shared 2-core machine preempts single runs. */
-function timeQueries(queries: readonly Float32Array[], run: (q: Float32Array) => void): number[] {
-  return queries.map((q) => {
-    const samples = [0, 1, 2].map(() => {
-      const t = now();
-      run(q);
-      return now() - t;
-    });
-    return samples.sort((a, b) => a - b)[1]!;
-  });
-}
-
 function measured(build: () => { search: Method['search'] }, timed: number, bytes?: () => number): Method {
   const before = memoryBytes();
   const t0 = now();
@@ -55,15 +42,6 @@ function measured(build: () => { search: Method['search'] }, timed: number, byte
   const build_s = (now() - t0) / 1000;
   const memory = bytes ? bytes() : memoryBytes() - before;
   return { build_s, memory_mb: memory / 2 ** 20, search: built.search, timed };
-}
-
-async function loadHnsw(): Promise<HnswlibModule> {
-  const scope = globalThis as { importScripts?: () => void };
-  scope.importScripts ??= () => {
-    throw new Error('importScripts is not available in Node');
-  };
-  const mod = (await import('hnswlib-wasm/dist/hnswlib.js')) as { loadHnswlib: () => Promise<HnswlibModule> };
-  return mod.loadHnswlib();
 }
 
 async function methods(size: number, vectors: readonly Float32Array[], ctx: BenchContext): Promise<Record<string, Method>> {
@@ -107,7 +85,7 @@ async function methods(size: number, vectors: readonly Float32Array[], ctx: Benc
   }
   const hnswSizes = (process.env.BENCH_VECTORS_HNSW ?? '').split(',').filter(Boolean).map(Number);
   if (hnswSizes.includes(size) && wants('hnsw')) {
-    const lib = await loadHnsw();
+    const lib = await loadHnswlibInNode();
     const rss = process.memoryUsage().rss;
     out.hnsw = measured(() => {
       const index = new lib.HierarchicalNSW('cosine', DIMS, '');

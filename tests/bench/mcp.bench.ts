@@ -6,7 +6,14 @@
  * - mcp.load.<size>.seconds: from starting the server to the answer of its first call (the file
  *   restored into an in-memory vault and indexed by the app's index service).
  * BENCH_MCP_RECALL_SIZE (default 10000), BENCH_MCP_LOAD_SIZE (default 100000), BENCH_MCP_QUERIES
- * (default 100) and BENCH_MCP_VECTORS (the server's --vectors, default its own) steer it.
+ * (default 100), BENCH_MCP_VECTORS (the server's --vectors, default its own) and
+ * BENCH_MCP_LOAD_TIMEOUT_S (default 3600: how long the client waits for one call while the file
+ * loads) steer it.
+ *
+ * While the file loads, the server holds a call up to 45 s, then answers agent/loading (docs/AGENTS.md),
+ * and the first call is repeated. The SDK client's own request timeout (60 s by default, MCP error
+ * -32001) is raised above the whole load for those calls: a server busy loading can answer its 45 s
+ * late, and a timed-out call would end the measurement instead of the load.
  */
 import '../../src/cli/node-env';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -28,6 +35,7 @@ const RECALL_SIZE = Number(process.env.BENCH_MCP_RECALL_SIZE ?? 10_000);
 const LOAD_SIZE = Number(process.env.BENCH_MCP_LOAD_SIZE ?? 100_000);
 const QUERIES = Number(process.env.BENCH_MCP_QUERIES ?? 100);
 const VECTORS = process.env.BENCH_MCP_VECTORS;
+const LOAD_TIMEOUT_MS = Number(process.env.BENCH_MCP_LOAD_TIMEOUT_S ?? 3600) * 1000;
 const label = (size: number) => (size % 1000 === 0 ? `${size / 1000}k` : String(size));
 
 /** A vault file of `size` corpus turns, written as the sync folder writes it. */
@@ -63,7 +71,7 @@ async function recallOnce(client: Client, prompt: string): Promise<void> {
 /** The first answer: while the file loads, the server says "still loading" (agent/loading) and the call is repeated. */
 async function firstAnswer(client: Client, prompt: string): Promise<void> {
   for (;;) {
-    const result = await client.callTool({ name: 'recall', arguments: { prompt } });
+    const result = await client.callTool({ name: 'recall', arguments: { prompt } }, undefined, { timeout: LOAD_TIMEOUT_MS });
     if (!result.isError) return;
     const text = JSON.stringify(result.content);
     if (!text.includes('agent/loading')) throw new Error(text);

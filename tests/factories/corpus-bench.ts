@@ -3,6 +3,7 @@
  * before the project's bench runner exists), timing and memory probes.
  */
 import { writeFileSync } from 'node:fs';
+import type { HnswlibModule } from 'hnswlib-wasm';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BenchContext, type BenchModule, type FigureSamples, percentile, summarize } from '../bench/harness';
@@ -53,4 +54,23 @@ export async function runStandalone(module: BenchModule): Promise<void> {
 export function isEntry(importMetaUrl: string): boolean {
   const entry = process.argv[1];
   return !!entry && pathToFileURL(resolve(entry)).href === importMetaUrl;
+}
+
+/** Per-query median of three timings: a shared 2-core machine preempts single runs. */
+export function timeQueries(queries: readonly Float32Array[], run: (q: Float32Array) => void): number[] {
+  return queries.map((q) => {
+    const samples = [0, 1, 2].map(() => {
+      const t = now();
+      run(q);
+      return now() - t;
+    });
+    return samples.sort((a, b) => a - b)[1]!;
+  });
+}
+
+/** hnswlib-wasm in Node: the package has only a `module` field, so its file is imported by path (node-env.ts gives it the importScripts shim it probes). */
+export async function loadHnswlibInNode(): Promise<HnswlibModule> {
+  await import('../../src/cli/node-env');
+  const mod = (await import('hnswlib-wasm/dist/hnswlib.js')) as { loadHnswlib: () => Promise<HnswlibModule> };
+  return mod.loadHnswlib();
 }

@@ -108,25 +108,31 @@ export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'Serve vault files to agents over the Model Context Protocol (stdio): recall, search, expand, remember, list_decisions.',
   usage:
-    'mcp --vault FILE.engram [--vault FILE2.engram ...] [--passphrase-env VAR] [--vectors auto|exact|hnsw]\n' +
-    `  Encrypted files: the passphrase comes from $${DEFAULT_PASSPHRASE_ENV} (or the variable --passphrase-env names), else it is asked on the terminal; never in a tool argument.`,
+    'mcp --vault FILE.engram [--vault FILE2.engram ...] [--passphrase-env VAR] [--vectors auto|exact|hnsw] [--flagged-lines drop|quote]\n' +
+    `  Encrypted files: the passphrase comes from $${DEFAULT_PASSPHRASE_ENV} (or the variable --passphrase-env names), else it is asked on the terminal; never in a tool argument.\n` +
+    '  --flagged-lines: a line flagged as possible prompt injection is dropped with a marker (default) or quoted as data; a vault file carries no device settings.',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
       vault: { type: 'string', multiple: true },
       'passphrase-env': { type: 'string' },
       vectors: { type: 'string' },
+      'flagged-lines': { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}": name vault files with --vault FILE.`);
     const paths = values.vault ?? [];
     if (paths.length === 0) throw new UsageError('Name at least one vault file with --vault FILE.');
     if (new Set(paths).size !== paths.length) throw new UsageError('A vault file is named twice.');
     const vectorSearch = oneOf(values.vectors, ['auto', 'exact', 'hnsw'] as const, 'auto', 'vectors');
+    const flaggedLines = oneOf(values['flagged-lines'], ['drop', 'quote'] as const, 'drop', 'flagged-lines');
     const files = await passphrases(paths, values['passphrase-env']);
     const names = await vaultNames(files);
     // The protocol starts at once (clients give up on a slow handshake); calls wait for the files to load.
     const opening = FileVaults.open(files, names, { vectorSearch, log: (line) => io.err(line) });
     const vaults = new WhenLoaded(names, opening);
-    const server = createAgentServer(new AgentTools(vaults, { writeBack: false }), { version: APP_VERSION, vaults: names });
+    const server = createAgentServer(new AgentTools(vaults, { writeBack: false, flaggedLines: () => flaggedLines }), {
+      version: APP_VERSION,
+      vaults: names,
+    });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();

@@ -62,6 +62,16 @@ export interface FileVaultsOptions {
   now?: () => number;
 }
 
+/**
+ * How the server indexes a file it loads. The HNSW graph is built at every start (the in-memory
+ * index cache dies with the process), so it is built with a smaller construction breadth than the
+ * app's (efConstruction 64, not 200; M and the search breadth as the app's), which the profile of a
+ * load showed to be most of its time; the health check that guards the app's graph guards this
+ * one (recall@10 against exact search >= 0.95, else the search breadth is raised). Nothing is saved
+ * in the middle of a job: nobody reads the cache after the process ends. See docs/AGENTS.md.
+ */
+export const SERVER_INDEX = { hnsw: { efConstruction: 64 }, saveEveryMs: Number.POSITIVE_INFINITY } as const;
+
 async function stampOf(path: string): Promise<FileStamp> {
   const s = await stat(path);
   return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
@@ -116,7 +126,7 @@ export class FileVaults implements AgentVaults {
     const vault = await openScratchVault();
     try {
       const report = await loadVaultFile(vault, file.path, file.passphrase);
-      const index = await openInProcessIndex(vault, { vectorSearch: options.vectorSearch ?? 'auto' });
+      const index = await openInProcessIndex(vault, { ...SERVER_INDEX, vectorSearch: options.vectorSearch ?? 'auto' });
       await index.runJobs();
       options.log?.(
         `Loaded ${file.path}: ${report.restored.conversations} conversations, ${report.restored.messages} messages, ` +

@@ -53,6 +53,12 @@ export class ImportController {
     this.recentSubscription = null;
   }
 
+  private async afterStored(): Promise<void> {
+    await storageStatus.afterImport().catch((error: unknown) => errors.report(error, 'asking for persistent storage'));
+    // The first import is when there is something to lose: offer a backup or sync folder once.
+    await offerBackupSetup().catch((error: unknown) => errors.report(error, 'offering a backup'));
+  }
+
   /** Imports pasted text as a file named "pasted text". */
   importText(text: string, into?: VaultEntry): Promise<ImportReport | null> {
     return this.importFiles([new File([text], 'pasted text', { type: 'text/plain' })], into);
@@ -82,9 +88,10 @@ export class ImportController {
         for (const error of file.errors) if (error.code !== 'import/cancelled') errors.report(error, `importing ${file.path}`);
       }
       if (report.totals.conversations.stored + report.totals.resources.stored > 0) {
-        await storageStatus.afterImport().catch((error: unknown) => errors.report(error, 'asking for persistent storage'));
-        // The first import is when there is something to lose: offer a backup or sync folder once.
-        await offerBackupSetup().catch((error: unknown) => errors.report(error, 'offering a backup'));
+        // Not awaited: these go through the vault worker, which may only be starting now (it starts
+        // after the first screen, docs/BUNDLE.md); the next import must not wait for them (while
+        // `phase` is 'running' a new import is refused).
+        void this.afterStored();
       }
       return report;
     } catch (error) {

@@ -9,6 +9,8 @@ import {
   type InboxCounts,
   type InboxReview,
 } from '../core/curate/inbox-order';
+import { keepBlocks } from '../core/curate/keep-gate';
+import type { QualityFlag } from '../core/curate/quality-gate';
 import { vaultViews, type InboxGroup, type InboxItem } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
 import { vaultWorker } from './vault-worker';
@@ -47,6 +49,8 @@ export class InboxController {
   reviewedToday = $state(0);
   /** The queue setting has been read (the saved position can be restored). */
   reviewLoaded = $state(false);
+  /** What the last keep left out or refused (the quality gate): shown until the next action. */
+  notice = $state<string | null>(null);
   private subscriptions: Subscription[] = [];
   private seq = 0;
   private cursorTimer: ReturnType<typeof setTimeout> | null = null;
@@ -147,17 +151,46 @@ export class InboxController {
     this.offers = [...this.offers, { id: ++this.seq, label, historyIds }].slice(-3);
   }
 
+  /** The blocking flags of a candidate on screen (core/curate/keep-gate.ts), for the controls and the keys. */
+  blocks(item: InboxItem, intent: { text?: string; replaces?: boolean } = {}): QualityFlag[] {
+    return keepBlocks(item.note, intent);
+  }
+
   keep(requests: KeepRequest[], label = requests.length > 1 ? `Kept ${requests.length} notes` : 'Kept'): Promise<boolean> {
+    this.notice = null;
     return this.act(label, () => vaultWorker().call('keep', [requests.map((r) => ({ ...r }))]));
   }
 
-  /** The requests that keep a whole group (one place, so a rule about which members to skip lives here). */
-  groupKeepRequests(group: InboxGroup): KeepRequest[] {
-    return group.items.map((i) => ({ id: i.note.id }));
+  /** Keeps one candidate, unless the gate refuses it as it is: then it says why and what to do. */
+  keepOne(item: InboxItem, intent: { text?: string; replaces?: boolean } = {}): Promise<boolean> {
+    const blocked = this.blocks(item, intent);
+    if (blocked.length > 0) {
+      this.notice = refusal(blocked);
+      return Promise.resolve(false);
+    }
+    const label = intent.text !== undefined ? 'Edited and kept' : intent.replaces ? 'Kept, replacing the older note' : 'Kept';
+    return this.keep([{ id: item.note.id, ...intent }], label);
   }
 
-  keepGroup(group: InboxGroup): Promise<boolean> {
-    return this.keep(this.groupKeepRequests(group));
+  /** The requests that keep a whole group: candidates the gate blocks are skipped (split or edit them). */
+  groupKeepRequests(group: InboxGroup): KeepRequest[] {
+    return group.items.filter((i) => this.blocks(i).length === 0).map((i) => ({ id: i.note.id }));
+  }
+
+  async keepGroup(group: InboxGroup): Promise<boolean> {
+    const requests = this.groupKeepRequests(group);
+    const skipped = group.items.length - requests.length;
+    const skippedText = `skipped ${skipped} flagged (split or edit ${skipped === 1 ? 'it' : 'them'} first)`;
+    const label = requests.length > 1 ? `Kept ${requests.length} notes` : 'Kept';
+    const kept = requests.length > 0 ? await this.keep(requests, skipped > 0 ? `${label}, ${skippedText}` : label) : false;
+    if (skipped > 0) this.notice = requests.length > 0 ? `Kept ${requests.length}; ${skippedText}.` : `Kept none: ${skippedText}.`;
+    return kept;
+  }
+
+  /** Splits a candidate into one candidate per claim (undo brings the original back). */
+  split(id: string): Promise<boolean> {
+    this.notice = null;
+    return this.act('Split into claims', () => vaultWorker().call('split', [id]));
   }
 
   discardGroup(group: InboxGroup): Promise<boolean> {
@@ -165,6 +198,7 @@ export class InboxController {
   }
 
   discard(ids: string[]): Promise<boolean> {
+    this.notice = null;
     return this.act(ids.length > 1 ? `Discarded ${ids.length}` : 'Discarded', () => vaultWorker().call('discard', [[...ids]]));
   }
 
@@ -181,6 +215,25 @@ export class InboxController {
   dismiss(offerId: number): void {
     this.offers = this.offers.filter((o) => o.id !== offerId);
   }
+}
+
+const FLAG_WORDS: Record<QualityFlag, string> = {
+  'several-claims': 'it states several claims',
+  'too-long': 'it is too long',
+  contradicts: 'it contradicts a kept note',
+  hedged: 'it is hedged',
+  duplicate: 'it duplicates a note',
+};
+
+/** Why a keep was refused, and what to do instead. */
+export function refusal(flags: readonly QualityFlag[]): string {
+  const why = flags.map((f) => FLAG_WORDS[f]).join(' and ');
+  const next = flags.includes('several-claims')
+    ? 'split it (s) or edit it (e)'
+    : flags.includes('contradicts') && flags.length === 1
+      ? 'edit it (e) or keep it as replacing the older note'
+      : 'edit it (e)';
+  return `Not kept as it is: ${why}. ${next[0]!.toUpperCase()}${next.slice(1)}.`;
 }
 
 let instance: InboxController | null = null;

@@ -167,12 +167,19 @@ export class IndexClient {
 }
 
 let instance: IndexClient | null = null;
+let firstConnect: Promise<void> | null = null;
 
 /** The app's one index client, started on first use (browser only). */
 export function indexer(): IndexClient {
   if (!instance) {
     instance = new IndexClient();
-    void instance.connect();
+    firstConnect = instance.connect();
   }
   return instance;
+}
+
+/** Settles once the index worker first answered or failed to start (connect() never rejects). */
+export function indexerConnected(): Promise<void> {
+  indexer();
+  return firstConnect!;
 }

@@ -6,6 +6,7 @@ import { toVaultError } from '../core/errors';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../core/recall/model-windows';
 import type { FlaggedLinePolicy } from '../core/recall/budget';
 import type { PackageFormat } from '../core/recall/package-format';
+import { errors } from './errors.svelte';
 import { indexer } from './indexer.svelte';
 import { vaultViews } from '../store/views/vault-views';
 import { vaultWorker } from './vault-worker';
@@ -46,6 +47,9 @@ export class RecallSession {
   appendPrompt = $state(false);
   flaggedLines = $state<FlaggedLinePolicy>('drop');
   pinned = $state<string[]>([]);
+  /** Note pins written from this screen (the note itself, in the vault), shown until the answer carries them. */
+  notePins = $state<Record<string, boolean>>({});
+  notePinBusy = $state(false);
   dropped = $state<string[]>([]);
   answer = $state<RecallAnswer | null>(null);
   error = $state<VaultError | null>(null);
@@ -65,7 +69,34 @@ export class RecallSession {
   constructor(
     private readonly backend: RecallBackend = { recall: (r) => indexer().recall(r) },
     private readonly prefs: { load(): Promise<RecallPrefs>; save(p: RecallPrefs): Promise<void> } = vaultPrefs,
+    private readonly notes: { setPinned(id: string, pinned: boolean): Promise<unknown> } = {
+      setPinned: (id, pinned) => vaultWorker().call('setPinned', [id, pinned]),
+    },
   ) {}
+
+  /** Whether a kept note on screen is pinned in the vault (this screen's own pins first). */
+  isNotePinned(record: { id: string; notePinned?: boolean }): boolean {
+    return this.notePins[record.id] ?? record.notePinned === true;
+  }
+
+  /**
+   * Pins (or unpins) the note itself, as Notes does: a stamped change with history, kept across
+   * sessions and in the vault file; the note is Core in every package where it passes the gate.
+   * The search runs again so the package shows it.
+   */
+  async pinNote(id: string, pinned: boolean): Promise<void> {
+    if (this.notePinBusy) return;
+    this.notePinBusy = true;
+    try {
+      await this.notes.setPinned(id, pinned);
+      this.notePins = { ...this.notePins, [id]: pinned };
+      void this.run();
+    } catch (error) {
+      errors.report(error, pinned ? 'pinning a note' : 'unpinning a note');
+    } finally {
+      this.notePinBusy = false;
+    }
+  }
 
   async loadPrefs(): Promise<void> {
     const p = await this.prefs.load();

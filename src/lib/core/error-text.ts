@@ -26,6 +26,7 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   'vaults/in-use': 'Close the other tabs that have this vault open (or switch them to another vault), then try again.',
   'capture/unconfirmed':
     'Nothing was stored. Read on the preview what the capture would change in that conversation, confirm it there, or discard the capture.',
+  'curate/gate-refused': 'Nothing was kept. Split the candidate into its claims (S) or edit it (E), then keep it.',
   'llm/unavailable': 'Recall and extraction keep working without a language model; choose a model in Settings to enable it.',
 };
 
@@ -35,6 +36,7 @@ const FAMILY_STEP: Record<Family, string> = {
   worker: 'Try again. If it keeps happening, reload the page.',
   cli: 'Run `npm run engram -- --help` for usage.',
   input: 'Check the input and try again.',
+  curate: 'Nothing was changed. Look at the candidate again and try once more.',
   import: 'Nothing from this file was stored and your vault is unchanged. Check the file and try again.',
   index: 'The index will be rebuilt; search keeps working meanwhile.',
   embed: 'Search falls back to the lexical embedder meanwhile.',
@@ -53,6 +55,7 @@ const TITLE: Record<Family, string> = {
   worker: 'Background worker problem',
   cli: 'Command problem',
   input: 'Invalid input',
+  curate: 'Not kept',
   import: 'Import failed',
   index: 'Index problem',
   embed: 'Embedding problem',

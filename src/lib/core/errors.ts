@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'worker/unavailable'
   | 'cli/usage'
   | 'input/invalid'
+  // curation (issue 17: the quality gate refuses a keep)
+  | 'curate/gate-refused'
   // import (issue: import every chat archive)
   | 'import/empty'
   | 'import/not-json'

@@ -2,6 +2,7 @@ import { indexUpdateJob } from '../core/api/index-api';
 import type { ActionOutcome, KeepRequest } from '../core/api/vault-api';
 import { historyFor, type NoteChange } from '../core/curate/changes';
 import { liftHold } from '../core/curate/held';
+import { claimPieces, keepBlocks, splitChanges } from '../core/curate/keep-gate';
 import { discardedNote, keptNote } from '../core/extract/candidate-note';
 import { fail } from '../core/errors';
 import { newId } from '../core/ids';
@@ -95,13 +96,31 @@ async function provisional(vault: Vault, ids: readonly string[]): Promise<NoteRe
   return rows.filter((n): n is NoteRecord => n !== undefined && n.status === 'provisional');
 }
 
-/** Keeps candidates (edited text where given): each becomes a kept engram. */
+/**
+ * Keeps candidates (edited text where given): each becomes a kept engram. The quality gate decides
+ * here, where keeps are written (core/curate/keep-gate.ts): when any candidate would be kept with a
+ * blocking flag, nothing is kept and the refusal names each one with its flags.
+ */
 export async function keepCandidates(vault: Vault, requests: readonly KeepRequest[], now: number): Promise<ActionOutcome> {
   const notes = await provisional(
     vault,
     requests.map((r) => r.id),
   );
   const edits = new Map(requests.filter((r) => r.text !== undefined).map((r) => [r.id, r.text!.trim()]));
+  const replacing = new Set(requests.filter((r) => r.replaces === true).map((r) => r.id));
+  const blocked = notes
+    .map((note) => ({ id: note.id, flags: keepBlocks(note, { text: edits.get(note.id), replaces: replacing.has(note.id) }) }))
+    .filter((b) => b.flags.length > 0);
+  if (blocked.length > 0) {
+    const what = [...new Set(blocked.flatMap((b) => b.flags))].join(', ');
+    fail(
+      'curate/gate-refused',
+      blocked.length === 1
+        ? `That candidate cannot be kept as it is (${what}): split it into its claims or edit it.`
+        : `${blocked.length} candidates cannot be kept as they are (${what}): split or edit them. Nothing was kept.`,
+      { blocked },
+    );
+  }
   const changes: NoteChange[] = [];
   for (const note of notes) {
     const text = edits.get(note.id);
@@ -120,6 +139,20 @@ export async function keepCandidates(vault: Vault, requests: readonly KeepReques
     });
   }
   return applyNoteChanges(vault, changes, { actor: 'user', now });
+}
+
+/**
+ * Splits a candidate into its claims (the splitter the 'several-claims' flag uses): one new
+ * candidate per claim with the original's provenance, the original retired, one transaction with
+ * a history entry per record (undo removes the pieces and brings the original back).
+ */
+export async function splitCandidate(vault: Vault, id: string, now: number): Promise<ActionOutcome> {
+  const [note] = await provisional(vault, [id]);
+  if (!note) fail('store/not-found', 'That candidate is no longer in the Inbox.', { id });
+  const texts = claimPieces(note.text);
+  if (texts.length < 2) fail('input/invalid', 'That candidate states one claim; edit it instead of splitting it.', { id });
+  const pieces = await Promise.all(texts.map(async (text) => ({ id: newId('note'), text, contentHash: await contentHash(text) })));
+  return applyNoteChanges(vault, splitChanges(note, pieces, now), { actor: 'user', now });
 }
 
 /** Discards candidates: they stay as records (status discarded), out of the Inbox and of recall. */

@@ -9,8 +9,13 @@
  * there is one) and a save reads the mount first (`vector-index.ts`). This lock is about the
  * origin's one file system, not about a vault, so its name carries no vault.
  */
-import { type HnswlibModule, loadHnswlib, syncFileSystem, waitForFileSystemSynced } from 'hnswlib-wasm';
+import type * as HnswlibWasm from 'hnswlib-wasm';
+import type { HnswlibModule } from 'hnswlib-wasm';
 
+// The package (Emscripten glue with its WASM as base64, about 0.2 MB gzip) is imported on first
+// use: a vault with no vectors yet never loads it (docs/BUNDLE.md).
+type HnswlibPackage = typeof HnswlibWasm;
+let pkg: Promise<HnswlibPackage> | null = null;
 let runtime: Promise<HnswlibModule> | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -19,8 +24,22 @@ export const HNSW_FS_DB = '/hnswlib-index';
 const HNSW_FS_STORE = 'FILE_DATA';
 const FS_LOCK = 'engram-hnswlib-fs';
 
+function hnswlibPackage(): Promise<HnswlibPackage> {
+  pkg ??= import('hnswlib-wasm').catch((error: unknown) => {
+    pkg = null;
+    throw error;
+  });
+  return pkg;
+}
+
 export function hnswlib(): Promise<HnswlibModule> {
-  runtime ??= loadHnswlib();
+  runtime ??= hnswlibPackage().then(
+    (module) => module.loadHnswlib(),
+    (error: unknown) => {
+      runtime = null;
+      throw error;
+    },
+  );
   return runtime;
 }
 
@@ -37,8 +56,8 @@ export function exclusive<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-export const readFileSystem = (): Promise<void> => syncFileSystem('read');
-export const fileSystemSynced = (): Promise<void> => waitForFileSystemSynced();
+export const readFileSystem = async (): Promise<void> => (await hnswlibPackage()).syncFileSystem('read');
+export const fileSystemSynced = async (): Promise<void> => (await hnswlibPackage()).waitForFileSystemSynced();
 
 /**
  * Deletes index files of a deleted vault straight from the IDBFS database (hnswlib-wasm cannot

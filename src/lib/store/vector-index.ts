@@ -48,9 +48,12 @@ export const indexFileName = (name: string): string => `${name}.hnsw`;
 export class VectorIndex {
   private labelOfRecord = new Map<string, number>();
   private recordOfLabel = new Map<number, { recordId: string; hash: string }>();
+  /** The graph; null for an empty index made by `deferred` until `load()` (hnswlib not loaded yet). */
+  private graph: HierarchicalNSW | null;
+  private pendingCapacity = 0;
 
   private constructor(
-    private readonly hnsw: HierarchicalNSW,
+    hnsw: HierarchicalNSW | null,
     readonly name: string,
     readonly modelId: string,
     readonly dims: number,
@@ -59,7 +62,48 @@ export class VectorIndex {
     private readonly now: () => number,
     private nextLabel: number,
     private deleted: number,
-  ) {}
+  ) {
+    this.graph = hnsw;
+  }
+
+  private get hnsw(): HierarchicalNSW {
+    if (!this.graph) fail('index/failed', `The vector index ${this.name} is not loaded yet (await load() before adding).`);
+    return this.graph;
+  }
+
+  /** An empty index that loads hnswlib-wasm only when `load()` is first awaited (before the first add). */
+  static deferred(options: VectorIndexOptions): VectorIndex {
+    const params = { ...DEFAULT_HNSW, ...options.params };
+    const index = new VectorIndex(
+      null,
+      options.name,
+      options.modelId,
+      options.dims,
+      params,
+      options.manifests,
+      options.now ?? Date.now,
+      0,
+      0,
+    );
+    index.pendingCapacity = Math.max(16, options.capacity ?? 1024);
+    return index;
+  }
+
+  /** Whether the graph exists (hnswlib loaded); an index made by `deferred` is empty until then. */
+  get loaded(): boolean {
+    return this.graph !== null;
+  }
+
+  /** Creates the graph of a `deferred` index (loading hnswlib-wasm once); nothing to do otherwise. */
+  async load(): Promise<void> {
+    if (this.graph) return;
+    const lib = await hnswlib();
+    if (this.graph) return;
+    const hnsw = new lib.HierarchicalNSW('cosine', this.dims, '');
+    hnsw.initIndex(this.pendingCapacity, this.params.M, this.params.efConstruction, this.params.seed);
+    hnsw.setEfSearch(this.params.ef);
+    this.graph = hnsw;
+  }
 
   static async create(options: VectorIndexOptions): Promise<VectorIndex> {
     const lib = await hnswlib();
@@ -113,11 +157,11 @@ export class VectorIndex {
 
   /** Slots in use inside HNSW, deleted ones included (what `capacity` must hold). */
   get slots(): number {
-    return this.hnsw.getCurrentCount();
+    return this.graph?.getCurrentCount() ?? 0;
   }
 
   get capacity(): number {
-    return this.hnsw.getMaxElements();
+    return this.graph?.getMaxElements() ?? this.pendingCapacity;
   }
 
   get deletedCount(): number {
@@ -144,7 +188,7 @@ export class VectorIndex {
 
   setEf(ef: number): void {
     this.params.ef = ef;
-    this.hnsw.setEfSearch(ef);
+    this.graph?.setEfSearch(ef);
   }
 
   /** Adds entries (a record already present is replaced: old label deleted, new label added). */
@@ -237,11 +281,14 @@ export class VectorIndex {
   /** Grows capacity to hold `needed` slots (doubling, so a stream of adds resizes rarely). */
   ensureCapacity(needed: number): void {
     const capacity = this.capacity;
-    if (needed > capacity) this.hnsw.resizeIndex(Math.max(needed, capacity * 2));
+    if (needed <= capacity) return;
+    if (this.graph) this.graph.resizeIndex(Math.max(needed, capacity * 2));
+    else this.pendingCapacity = Math.max(needed, capacity * 2);
   }
 
   /** Writes the index file through IDBFS, waits for the sync, then writes the manifest. */
   async save(): Promise<VectorIndexManifest> {
+    await this.load();
     await exclusive(async () => {
       // The mount is shared by every vault's index: bring this realm's copy up to date before the
       // write syncs all of it back (vector-index-runtime.ts).
@@ -269,7 +316,7 @@ export class VectorIndex {
 
   /** hnswlib's own view, for verification: slots used and the labels it holds as deleted. */
   internals(): { slots: number; deletedLabels: number[] } {
-    return { slots: this.hnsw.getCurrentCount(), deletedLabels: this.hnsw.getDeletedLabels() };
+    return { slots: this.slots, deletedLabels: this.graph?.getDeletedLabels() ?? [] };
   }
 
   private remember(label: number, recordId: string, hash: string): void {

@@ -1,7 +1,11 @@
+import { loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import { describe, expect, it } from 'vitest';
 import { toChunkRecord } from '../../../src/lib/core/chunk/chunk-record';
 import { chunkConversation } from '../../../src/lib/core/chunk/conversation-chunker';
 import { contentHash, sha256Hex } from '../../../src/lib/core/text/normalize';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 describe('toChunkRecord', () => {
   it('seals a draft into the stored shape: content hash of the raw text, context hash of what is embedded', async () => {

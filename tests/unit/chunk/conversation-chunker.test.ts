@@ -1,8 +1,12 @@
+import { loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkConversation, type ChunkMessage } from '../../../src/lib/core/chunk/conversation-chunker';
 import type { ChunkDraft, ChunkOptions } from '../../../src/lib/core/chunk/types';
 import { referencePath, textArb, wordCount, type GeneratedText } from './arbitraries';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 const conversation = { id: 'c1', title: 'Garden plans', createdAt: Date.UTC(2023, 4, 8) };
 

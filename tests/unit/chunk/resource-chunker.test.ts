@@ -1,7 +1,11 @@
+import { loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkResource } from '../../../src/lib/core/chunk/resource-chunker';
 import { referencePath, textArb, wordCount } from './arbitraries';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 const doc = (text: string) => ({ id: 'r1', title: 'Garden notes', text, createdAt: null });
 

@@ -2,7 +2,10 @@ import { countTokens as unguarded } from 'gpt-tokenizer';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import * as specialTokens from 'gpt-tokenizer/specialTokens';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../../src/lib/core/text/token-count';
+import { countTokens, loadTokenCounter } from '../../../src/lib/core/text/token-count';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 /** Every special token string gpt-tokenizer knows (`<|endoftext|>`, `<|im_start|>`, harmony's ...). */
 const SPECIAL: string[] = Object.values(specialTokens);

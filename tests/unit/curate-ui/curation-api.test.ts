@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CURATE_SWEEP_JOB, curateSweepJob, type CurationApi } from '../../../src/lib/core/api/curate-api';
 import type { NotesApi } from '../../../src/lib/core/api/vault-api';
 import type { JobRecord, NoteRecord, ProposalRecord } from '../../../src/lib/core/records';
+import { planSweep, toProposalRecords } from '../../../src/lib/core/curate/sweep';
+import { isSweptNote, sweepInputFrom } from '../../../src/lib/core/curate/sweep-input';
 import { sweepHandler } from '../../../src/lib/services/curation/sweep-job';
 import { CurationService } from '../../../src/lib/services/notes/curation-service';
 import { NotesService } from '../../../src/lib/services/notes/notes-service';
@@ -163,6 +165,28 @@ describe('the cleaning sweep through the vault worker API and the views', () => 
     } finally {
       close();
     }
+  });
+
+  it('the job and sweepInputFrom read the same notes (isSweptNote): resources and web pages are left out of both', async () => {
+    const vault = await freshVault();
+    const notes = [
+      kept('note-1', 'I have decided to prune the Japanese maple in the courtyard in late February.'),
+      kept('note-2', 'I decided to prune the Japanese maple in the courtyard in late February.'),
+      kept('note-r1', 'Pasted guide: water the potted fig twice a week in the summer months.', { tier: 'resource' }),
+      kept('note-r2', 'Pasted guide: water the potted fig twice a week in summer months.', { tier: 'resource' }),
+      kept('note-w1', 'Web page: the allotment opens at eight on Saturdays from April to October.', { tier: 'web' }),
+      kept('note-w2', 'Web page: the allotment opens at eight on Saturdays from April until October.', { tier: 'web' }),
+    ];
+    await vault.db.notes.bulkPut(notes);
+    await runSweep(vault);
+    const fromJob = (await vault.db.proposals.toArray()).map((p) => p.key).sort();
+    const fromInput = toProposalRecords(planSweep(sweepInputFrom(notes, NOW)), 'sweep-x', NOW)
+      .map((p) => p.key)
+      .sort();
+    expect(fromJob).toEqual(fromInput);
+    expect(fromJob.length).toBeGreaterThan(0);
+    expect(fromJob.join(' ')).not.toMatch(/note-[rw]/);
+    expect(notes.filter(isSweptNote).map((n) => n.id)).toEqual(['note-1', 'note-2']);
   });
 
   it('a deletion needs confirmation over the API (the error keeps its code); dismiss and pin write through the worker', async () => {

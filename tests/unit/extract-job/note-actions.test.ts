@@ -4,9 +4,10 @@ import { HELD_FLAG, withSourceFlags } from '../../../src/lib/core/curate/held';
 import { inDefaultRetrieval } from '../../../src/lib/core/curate/provenance';
 import { planSweep } from '../../../src/lib/core/curate/sweep';
 import { sweepInputFrom } from '../../../src/lib/core/curate/sweep-input';
+import { candidateFlags } from '../../../src/lib/core/extract/candidate-note';
 import type { NoteRecord } from '../../../src/lib/core/records';
 import { contentHash } from '../../../src/lib/core/text/normalize';
-import { applyNoteChanges, discardCandidates, keepCandidates, undoChanges } from '../../../src/lib/store/note-actions';
+import { applyNoteChanges, discardCandidates, keepCandidates, splitCandidate, undoChanges } from '../../../src/lib/store/note-actions';
 import type { Vault } from '../../../src/lib/store/vault';
 import { readCandidates } from '../../../src/lib/services/index/candidates';
 import { isIndexedNote } from '../../../src/lib/services/index/documents';
@@ -93,6 +94,61 @@ describe('keep, edit and keep, discard, undo', () => {
   });
 });
 
+describe('the quality gate where keeps are written', () => {
+  const TWO = "User: I've decided we will move the launch to March. The budget is capped at 40k euros.\nAssistant: Noted.";
+
+  /** A two-claim candidate, as a model extractor may write one (the rule-based extractor splits claims itself). */
+  async function multiClaim(): Promise<{ v: Vault; note: NoteRecord; others: NoteRecord[] }> {
+    const { v, notes } = await withCandidates(TWO);
+    const [first, ...others] = notes;
+    const text = 'We will move the launch to March. The budget is capped at 40k euros.';
+    const note = { ...first!, text, flags: candidateFlags(text, null, []), contentHash: await contentHash(text) };
+    await v.notes.save(note, { actor: 'extractor', action: 'extract', why: 'test: a two-claim unit', at: T });
+    await v.db.jobs.clear();
+    return { v, note: (await v.db.notes.get(note.id))!, others };
+  }
+
+  it('refuses a keep with a blocking flag, names it, and keeps nothing of that request', async () => {
+    const { v, note, others } = await multiClaim();
+    const request = [...others.map((n) => ({ id: n.id })), { id: note.id }];
+    await expect(keepCandidates(v, request, T + 1)).rejects.toMatchObject({
+      code: 'curate/gate-refused',
+      detail: { blocked: [{ id: note.id, flags: ['several-claims'] }] },
+    });
+    expect((await v.db.notes.toArray()).filter((n) => n.status === 'kept')).toEqual([]);
+    // Edited to one claim, it is kept.
+    await keepCandidates(v, [{ id: note.id, text: 'We will move the launch to March.' }], T + 2);
+    expect((await v.db.notes.get(note.id))?.status).toBe('kept');
+  });
+
+  it('split writes one candidate per claim with the provenance, retires the original, and undo restores it', async () => {
+    const { v, note, others } = await multiClaim();
+    const before = await v.db.notes.get(note.id);
+    const outcome = await splitCandidate(v, note.id, T + 3);
+    expect(outcome.historyIds).toHaveLength(3);
+    const created = new Set(
+      (await v.db.history.where('id').anyOf(outcome.historyIds).toArray()).filter((h) => h.before === null).map((h) => h.recordId),
+    );
+    const pieces = (await v.db.notes.toArray()).filter((n) => created.has(n.id));
+    expect(pieces.map((p) => p.text).sort()).toEqual(['The budget is capped at 40k euros.', 'We will move the launch to March.'].sort());
+    for (const p of pieces) {
+      expect(p).toMatchObject({ status: 'provisional', category: note.category, conversationId: note.conversationId, flags: [] });
+      expect(p.sourceMessageIds).toEqual(note.sourceMessageIds);
+    }
+    expect((await v.db.notes.get(note.id))?.status).toBe('discarded');
+    expect(outcome.historyIds).toHaveLength(3);
+    expect((await queuedNoteIds(v)).sort()).toEqual([note.id, ...pieces.map((p) => p.id)].sort());
+    // Each piece can be kept as it is.
+    await keepCandidates(v, [{ id: pieces[0]!.id }], T + 4);
+    await undoChanges(v, outcome.historyIds, T + 5);
+    expect(withoutStamp(await v.db.notes.get(note.id))).toEqual(withoutStamp(before));
+    expect(await v.db.notes.get(pieces[1]!.id)).toBeUndefined();
+    // A single claim cannot be split; a note no longer in the Inbox neither.
+    await expect(splitCandidate(v, others[0]!.id, T + 6)).rejects.toMatchObject({ code: 'input/invalid' });
+    await expect(splitCandidate(v, pieces[1]!.id, T + 7)).rejects.toMatchObject({ code: 'store/not-found' });
+  });
+});
+
 describe('supersession and the cleaning sweep', () => {
   it('an accepted supersession archives the older note out of default retrieval, and undo restores both', async () => {
     const { v, notes } = await withCandidates("User: I've decided we will use Postgres for the garden database.\nAssistant: Fine.");
@@ -107,7 +163,9 @@ describe('supersession and the cleaning sweep', () => {
     const { notes: later } = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id2!);
     const newer = later.find((n) => n.category === 'Decisions')!;
     expect(newer.review?.proposal).toMatchObject({ action: 'supersede', targetId: older.id });
-    await keepCandidates(v, [{ id: newer.id }], T + 200);
+    // The gate refuses keeping a contradiction as it is; the person keeps it as replacing the older note.
+    await expect(keepCandidates(v, [{ id: newer.id }], T + 150)).rejects.toMatchObject({ code: 'curate/gate-refused' });
+    await keepCandidates(v, [{ id: newer.id, replaces: true }], T + 200);
 
     const all = await v.db.notes.toArray();
     const proposals = planSweep(sweepInputFrom(all, T + 300));

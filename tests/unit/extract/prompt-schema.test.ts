@@ -1,3 +1,4 @@
+import { loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseExtractionOutput } from '../../../src/lib/core/extract/parse-output';
@@ -7,6 +8,9 @@ import { CATEGORIES, UNIT_KINDS } from '../../../src/lib/core/extract/units';
 import { buildWindows } from '../../../src/lib/core/extract/windows';
 import { loadLlmScript } from '../../factories/scripted-llm';
 import { MAPLE } from './conversation';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 const [window] = buildWindows(MAPLE);
 if (!window) throw new Error('no window');

@@ -1,3 +1,4 @@
+import { loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import { describe, expect, it } from 'vitest';
 import { parseExtractionOutput } from '../../../src/lib/core/extract/parse-output';
 import type { RawUnit } from '../../../src/lib/core/extract/units';
@@ -6,6 +7,9 @@ import { buildWindows } from '../../../src/lib/core/extract/windows';
 import type { Role } from '../../../src/lib/core/records';
 import { loadLlmScript } from '../../factories/scripted-llm';
 import { MAPLE } from './conversation';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 const roles = new Map<string, Role>(MAPLE.map((m) => [m.id, m.role]));
 const raw = (over: Partial<RawUnit>): RawUnit => ({

@@ -1,7 +1,10 @@
-import { countTokens } from '../../../src/lib/core/text/token-count';
+import { countTokens, loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import { describe, expect, it } from 'vitest';
 import { buildWindows } from '../../../src/lib/core/extract/windows';
 import { longConversation, MAPLE } from './conversation';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 describe('windows over a conversation', () => {
   it('keeps a short conversation in one window, labelled m1..mN in order', () => {

@@ -46,6 +46,27 @@ const options = (manifests = memoryManifestStore()) => ({
 const verify = { rng: mulberry32(7), sample: 64, now: () => 2 };
 
 describe('VectorIndex', () => {
+  it('made empty by deferred, creates its graph only on load (hnswlib-wasm loads with the first batch)', async () => {
+    const index = VectorIndex.deferred(options());
+    expect(index.loaded).toBe(false);
+    expect(index.count).toBe(0);
+    expect(index.slots).toBe(0);
+    expect(index.search(entries(1)[0]!.vector, 5)).toEqual([]);
+    expect(index.remove('rec-0')).toBe(false);
+    expect(index.internals()).toEqual({ slots: 0, deletedLabels: [] });
+    expect(() => index.add(entries(3))).toThrow(/not loaded yet/u);
+    index.ensureCapacity(40);
+    expect(index.capacity).toBeGreaterThanOrEqual(40);
+    index.setEf(64);
+    await index.load();
+    expect(index.loaded).toBe(true);
+    expect(index.capacity).toBeGreaterThanOrEqual(40);
+    expect(index.params.ef).toBe(64);
+    const list = entries(40);
+    index.add(list);
+    expect(index.search(list[7]!.vector, 1)[0]!.recordId).toBe('rec-7');
+  });
+
   it('finds a stored vector as its own nearest neighbour', async () => {
     const index = await VectorIndex.create(options());
     const list = entries(50);

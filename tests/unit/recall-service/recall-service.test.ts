@@ -11,6 +11,7 @@ import { RemoteLlm } from '../../../src/lib/services/llm/remote-llm';
 import { exposeApi } from '../../../workers/expose';
 import { AccessWriteBack } from '../../../src/lib/services/recall/access-write-back';
 import { RecallService, type RecallServiceOptions } from '../../../src/lib/services/recall/recall-service';
+import { setPinned } from '../../../src/lib/store/note-actions';
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE, MOSS } from '../../factories/index-fixtures';
 import { note } from '../../factories/records';
@@ -365,5 +366,58 @@ describe('recall served by the index worker (RecallService over the real index s
     // A pin brings it back: the person's choice wins over the horizon.
     const pinned = unwrap(await service.answer({ prompt, pinned: [week.id] }, { now: Date.UTC(2026, 10, 24), writeBack: false }));
     expect(pinned.result.items[0]!.record.id).toBe(week.id);
+  });
+
+  it('a note pinned in the vault (from Notes or a Recall item) is Core in every package where it passes the gate, and only there', async () => {
+    const h = await vault();
+    const texts = [
+      'The bonsai nursery on Rua Augusta sells juniper starters.',
+      'The bonsai nursery waters its junipers every morning.',
+      'The bonsai nursery repots maples in early spring.',
+      'The bonsai nursery closes on Mondays.',
+      'The bonsai nursery offers a wiring class on Saturdays.',
+      'The bonsai nursery stocks akadama soil in small bags.',
+    ];
+    const notes = await Promise.all(
+      texts.map(async (text, i) =>
+        note({
+          id: `note-bonsai-${i}`,
+          text,
+          status: 'kept',
+          keptAt: NOW - 1_000,
+          conversationId: null,
+          contentHash: await contentHash(text),
+        }),
+      ),
+    );
+    for (const n of notes) await h.vault.notes.save(n, { actor: 'user', action: 'keep', why: 'test', at: NOW - 1_000 });
+    await h.vault.jobs.enqueue(indexUpdateJob({ noteIds: notes.map((n) => n.id) }), NOW - 1_000);
+    await h.drain();
+    const service = recaller(h);
+    const tierOf = (pkg: { package: { entries: { ref: string; budgetTier: string }[] } }, id: string) =>
+      pkg.package.entries.find((e) => e.ref === id)?.budgetTier;
+    const ask = (prompt: string) => service.answer({ prompt }, { now: NOW, writeBack: false }).then(unwrap);
+    const before = await ask('What does the bonsai nursery sell or offer?');
+    // The last packed note: not Core by rank, so the pin is what makes it Core.
+    const low = before.package.entries.filter((e) => e.ref.startsWith('note-bonsai-')).at(-1)!;
+    expect(low.budgetTier).not.toBe('core');
+
+    await setPinned(h.vault, low.ref, true, NOW);
+    await h.drain();
+    const [otherRef] = before.package.entries.filter((e) => e.ref.startsWith('note-bonsai-') && e.ref !== low.ref).map((e) => e.ref);
+    const marked = unwrap(
+      await service.answer({ prompt: 'What does the bonsai nursery sell or offer?', pinned: [otherRef!] }, { now: NOW, writeBack: false }),
+    );
+    // The Recall screen tells a note pin from a package pin.
+    expect(marked.result.items.find((i) => i.record.id === low.ref)?.record).toMatchObject({ pinned: true, notePinned: true });
+    expect(marked.result.items.find((i) => i.record.id === otherRef)?.record).toMatchObject({ pinned: true });
+    expect(marked.result.items.find((i) => i.record.id === otherRef)?.record.notePinned).toBeUndefined();
+    // Core in every package it reaches, not only the one it was pinned from.
+    for (const prompt of ['What does the bonsai nursery sell or offer?', 'bonsai nursery']) {
+      expect(tierOf(await ask(prompt), low.ref), prompt).toBe('core');
+    }
+    // Where it does not pass (a prompt about something else), the note pin does not force it in.
+    const elsewhere = await ask('How much is the monthly budget for groceries?');
+    expect(elsewhere.package.entries.map((e) => e.ref)).not.toContain(low.ref);
   });
 });

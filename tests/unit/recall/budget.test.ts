@@ -4,9 +4,12 @@ import { assemblePackage, assignBudgetTier, type AssembleOptions } from '../../.
 import { firstLevel, hasDeeperLevels } from '../../../src/lib/core/recall/first-level';
 import { MODEL_TARGETS, packageBudget, resolveTarget } from '../../../src/lib/core/recall/model-windows';
 import type { CandidateRecord } from '../../../src/lib/core/recall/ports';
-import { countTokens } from '../../../src/lib/core/text/token-count';
+import { countTokens, loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import { candidateRecord, fakeSanitize, identitySanitize } from '../../factories/recall';
 import { readSanitizer } from '../../../src/lib/services/recall/read-sanitizer';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 const STRUCTURED =
   '# Path lighting\nWarm light only.\n- Bollards along the path\n  - 2700K, 3 W each\n  - 1.5 m apart\n## Wiring\nLow-voltage cable in conduit.';

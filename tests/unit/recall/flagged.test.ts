@@ -1,8 +1,12 @@
+import { loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import { describe, expect, it } from 'vitest';
 import { assemblePackage } from '../../../src/lib/core/recall/budget';
 import { flaggedItems } from '../../../src/lib/core/recall/flagged';
 import { readSanitizer } from '../../../src/lib/services/recall/read-sanitizer';
 import { candidateRecord } from '../../factories/recall';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 const KEY = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
 

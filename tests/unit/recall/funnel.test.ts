@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { funnelWidth, runFunnel, type FunnelOptions } from '../../../src/lib/core/recall/funnel';
-import { countTokens } from '../../../src/lib/core/text/token-count';
+import { countTokens, loadTokenCounter } from '../../../src/lib/core/text/token-count';
 import type { ScoredCandidate } from '../../../src/lib/core/recall/types';
 import { scriptedLlm } from '../../factories/scripted-llm';
 import { scored } from '../../factories/recall';
+
+// The app loads the token counter on demand (core/text/token-count.ts); these tests call core directly.
+await loadTokenCounter();
 
 const floor = { value: 0.3, embedderId: 'test', derivation: 'test' };
 const words = (n: number, tag = '') => Array.from({ length: n }, (_, i) => `word${tag}${i}`).join(' ');

@@ -1,11 +1,15 @@
 /**
  * What an agent's `remember` becomes: a provisional engram candidate for the Inbox, never a kept
- * note. Write-time safety runs on the text (hidden characters stripped, secrets redacted,
- * injection-like lines flagged) and the quality gate flags it like an extracted unit. Its id comes
- * from its text, so remembering the same thing twice (a retry, two agents) is one candidate, and a
- * vault file carrying it merges like any other note.
+ * note, built by the extractor's own candidate builder (core/extract/candidate-note.ts). Write-time
+ * safety runs on the text (hidden characters stripped, secrets redacted, injection-like lines
+ * flagged) and the quality gate flags it like an extracted unit; a text that trips the injection
+ * rules is held as a candidate from a flagged message is (core/curate/held.ts): out of retrieval
+ * and never proposed for keeping until a person keeps it. Its id comes from its text, so
+ * remembering the same thing twice (a retry, two agents) is one candidate, and a vault file
+ * carrying it merges like any other note.
  */
-import { qualityFlags } from '../curate/quality-gate';
+import { withSourceFlags } from '../curate/held';
+import { candidateNote } from '../extract/candidate-note';
 import type { Category } from '../extract/units';
 import { derivedRecordId } from '../ids';
 import type { NoteRecord } from '../records';
@@ -18,25 +22,14 @@ export const DEFAULT_REMEMBER_CATEGORY: Category = 'Facts';
 export async function rememberedNote(input: { text: string; category?: Category; now: number }): Promise<NoteRecord> {
   const safe = applyWriteSafety(normalizeText(input.text));
   const hash = await contentHash(safe.text);
-  return {
+  const note = candidateNote({
     id: await derivedRecordId('note', 'agent', hash),
-    hlc: '',
     text: safe.text,
     category: input.category ?? DEFAULT_REMEMBER_CATEGORY,
-    status: 'provisional',
-    tier: 'engram',
-    confidence: 0.5,
-    sourceMessageIds: [],
-    conversationId: null,
-    createdAt: input.now,
-    updatedAt: input.now,
-    keptAt: null,
-    supersedes: null,
-    supersededBy: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    pinned: false,
     contentHash: hash,
-    flags: [...new Set([...qualityFlags(safe.text), ...safe.flags, AGENT_FLAG])],
-  };
+    flags: [...safe.flags, AGENT_FLAG],
+    now: input.now,
+  });
+  // No source turns to inherit from: its own safety flags alone decide the hold.
+  return { ...note, flags: withSourceFlags(note.flags, []) };
 }

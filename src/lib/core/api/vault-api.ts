@@ -15,6 +15,8 @@ export interface KeepRequest {
   id: string;
   /** The edited text, when the person edited the candidate before keeping it. */
   text?: string;
+  /** Keep a candidate that contradicts a kept note as replacing it (the sweep proposes the supersession). */
+  replaces?: boolean;
 }
 
 /** What one action changed: the history entries that undo exactly it, and the notes it touched. */
@@ -47,6 +49,8 @@ export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 export interface NotesApi {
   keep(requests: KeepRequest[]): Promise<ActionOutcome>;
   discard(ids: string[]): Promise<ActionOutcome>;
+  /** Splits a candidate into one candidate per claim and retires it (issue 17's quality gate). */
+  split(id: string): Promise<ActionOutcome>;
   /** Restores each note to its exact state before those history entries (the undo is itself in the history). */
   undo(historyIds: string[]): Promise<ActionOutcome>;
   /** Applies a curation proposal's changes; a prune comes only after the person confirmed it. */

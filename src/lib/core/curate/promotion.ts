@@ -1,4 +1,5 @@
 import type { NoteRecord } from '../records';
+import { isKeepBlocked } from './keep-gate';
 import { confidenceTierOf, tierAbove, type ConfidenceTier } from '../recall/confidence-tier';
 
 /**
@@ -35,6 +36,8 @@ const times = (n: number): string => (n === 1 ? 'once' : `${n} times`);
 
 export function promotionOf(note: NoteRecord, signals: PromotionSignals, policy: PromotionPolicy = DEFAULT_PROMOTION): Promotion | null {
   if (note.status === 'provisional') {
+    // The quality gate decides for the sweep too: a candidate a person could not keep as it is is never proposed for keeping.
+    if (isKeepBlocked(note)) return null;
     const reasons: string[] = [];
     if (note.pinned) reasons.push('you pinned it');
     if (signals.sourceCopies >= policy.candidateMinSourceCopies)

@@ -12,6 +12,13 @@ import type { ContradictionPair, SweepInput } from './sweep';
  * (near-duplicates.ts), and the supersessions a person accepted by keeping a candidate the
  * decision stage flagged as contradicting an older note.
  */
+/**
+ * The notes the sweep reads: atomic notes of any status, not resources (pasted documents) nor
+ * web pages. The one definition, used by sweepInputFrom and by the background job
+ * (services/curation/sweep-job.ts), so both read the same notes.
+ */
+export const isSweptNote = (note: NoteRecord): boolean => note.tier !== 'resource' && note.tier !== 'web';
+
 export interface ScannedPairs {
   similarPairs: SimilarPair[];
   contradictions: ContradictionPair[];
@@ -53,7 +60,7 @@ export function sweepInputFrom(
   extra: Partial<SweepInput> = {},
   scan: ScanOptions = {},
 ): SweepInput {
-  const engrams = notes.filter((n) => n.tier !== 'resource' && n.tier !== 'web');
+  const engrams = notes.filter(isSweptNote);
   const accepted = acceptedSupersessions(engrams);
   return {
     notes: engrams,

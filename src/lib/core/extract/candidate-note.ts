@@ -2,7 +2,7 @@ import type { CurationDecision, CurationProposal } from '../curate/decide';
 import { qualityFlags } from '../curate/quality-gate';
 import type { CandidateReview, NoteRecord, ReviewProposal } from '../records';
 import type { ExtractorName } from './driver';
-import type { CandidateUnit } from './units';
+import type { CandidateUnit, Category } from './units';
 import { EXTRACTOR_VERSION } from './version';
 
 /**
@@ -10,7 +10,7 @@ import { EXTRACTOR_VERSION } from './version';
  * flags the Inbox shows (quality gate, decision stage, validator repairs) and the review data
  * behind them. A person keeping it makes it an engram; until then it counts as the chat it came from.
  */
-export interface CandidateNoteInput {
+export interface ExtractedCandidateInput {
   id: string;
   unit: CandidateUnit;
   contentHash: string;
@@ -20,6 +20,21 @@ export interface CandidateNoteInput {
   decision: CurationDecision;
   now: number;
 }
+
+/**
+ * A text proposed from outside a chat (an agent's `remember`, core/agent/remembered-note.ts): no
+ * source turns, no extractor review; its own flags (write-time safety, origin) after the quality gate's.
+ */
+export interface ProposedCandidateInput {
+  id: string;
+  text: string;
+  category: Category;
+  contentHash: string;
+  flags: readonly string[];
+  now: number;
+}
+
+export type CandidateNoteInput = ExtractedCandidateInput | ProposedCandidateInput;
 
 /** The proposal as data the Inbox can show without the target note at hand. */
 export function reviewProposal(proposal: CurationProposal): ReviewProposal {
@@ -49,7 +64,43 @@ export function candidateFlags(text: string, proposal: CurationProposal | null, 
   return [...new Set([...qualityFlags(text, proposal), ...repairs.map((r) => `repaired:${r.rule}`)])];
 }
 
+/** The one shape of a provisional candidate, whoever proposed it. */
+function provisional(
+  input: { id: string; text: string; category: Category; contentHash: string; now: number },
+  from: { confidence: number; sourceMessageIds: string[]; conversationId: string | null; flags: string[] },
+): NoteRecord {
+  return {
+    id: input.id,
+    hlc: '',
+    text: input.text,
+    category: input.category,
+    status: 'provisional',
+    tier: 'engram',
+    confidence: from.confidence,
+    sourceMessageIds: from.sourceMessageIds,
+    conversationId: from.conversationId,
+    createdAt: input.now,
+    updatedAt: input.now,
+    keptAt: null,
+    supersedes: null,
+    supersededBy: null,
+    accessCount: 0,
+    lastAccessedAt: null,
+    pinned: false,
+    contentHash: input.contentHash,
+    flags: from.flags,
+  };
+}
+
 export function candidateNote(input: CandidateNoteInput): NoteRecord {
+  if (!('unit' in input)) {
+    return provisional(input, {
+      confidence: 0.5,
+      sourceMessageIds: [],
+      conversationId: null,
+      flags: [...new Set([...qualityFlags(input.text), ...input.flags])],
+    });
+  }
   const { unit, decision } = input;
   const review: CandidateReview = {
     extractor: input.extractor,
@@ -60,28 +111,16 @@ export function candidateNote(input: CandidateNoteInput): NoteRecord {
     proposal: reviewProposal(decision.proposal),
     decisionNote: decision.llmError ? `The model's contradiction check failed (${decision.llmError.message}); the rules decided.` : null,
   };
-  return {
-    id: input.id,
-    hlc: '',
-    text: unit.text,
-    category: unit.category,
-    status: 'provisional',
-    tier: 'engram',
-    confidence: input.extractor === 'llm' ? 0.7 : 0.5,
-    sourceMessageIds: [...unit.sourceMessageIds],
-    conversationId: input.conversationId,
-    createdAt: input.now,
-    updatedAt: input.now,
-    keptAt: null,
-    supersedes: null,
-    supersededBy: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    pinned: false,
-    contentHash: input.contentHash,
-    flags: [...new Set([...candidateFlags(unit.text, decision.proposal, unit.repairs), ...(unit.flags ?? [])])],
-    review,
-  };
+  const note = provisional(
+    { ...input, text: unit.text, category: unit.category },
+    {
+      confidence: input.extractor === 'llm' ? 0.7 : 0.5,
+      sourceMessageIds: [...unit.sourceMessageIds],
+      conversationId: input.conversationId,
+      flags: [...new Set([...candidateFlags(unit.text, decision.proposal, unit.repairs), ...(unit.flags ?? [])])],
+    },
+  );
+  return { ...note, review };
 }
 
 /**

@@ -9,6 +9,7 @@ import { ruleBasedUnits, type Categorizer } from './rule-based';
 import { extractionJsonSchema } from './schema';
 import type { CandidateUnit, ExtractionMessage, RawUnit, RejectedUnit } from './units';
 import { validateUnits } from './validate';
+import { loadTokenCounter } from '../text/token-count';
 import { buildWindows, type ExtractionWindow, type WindowOptions } from './windows';
 
 /**
@@ -73,6 +74,8 @@ async function llmUnits(llm: Llm, window: ExtractionWindow, options: ExtractOpti
 }
 
 export async function extractConversation(messages: readonly ExtractionMessage[], options: ExtractOptions = {}): Promise<ExtractionRun> {
+  // Windows are cut by token count (the counter loads on first use).
+  if (!options.countTokens) await loadTokenCounter();
   const windows = buildWindows(messages, options);
   const maxFailures = options.maxConsecutiveLlmFailures ?? 2;
   let llm = options.llm ?? null;

@@ -84,6 +84,11 @@ export interface CandidateRecord {
   /** Tokens of `text` as stored (a hint; budgets are recounted). */
   tokenCount: number;
   pinned: boolean;
+  /**
+   * A kept note the person pinned in the vault (from Notes or a Recall item): Core in every package
+   * it reaches. Set only when true; unlike `pinned`, a pin on one package does not set it.
+   */
+  notePinned?: boolean;
 }
 
 export interface CandidateStore {

@@ -25,6 +25,7 @@ import {
 } from '../../core/api/agent-tools';
 import { rememberedNote } from '../../core/agent/remembered-note';
 import { err, ok, toVaultError, vaultError, type Result } from '../../core/errors';
+import type { FlaggedLinePolicy } from '../../core/recall/budget';
 import type { CandidateRecord } from '../../core/recall/ports';
 import type { ScoredCandidate } from '../../core/recall/types';
 import type { NoteRecord } from '../../core/records';
@@ -53,12 +54,24 @@ export interface AgentToolsOptions {
   now?: () => number;
   /** Record which notes were read (the screen does; a host reading a copy of the vault does not). */
   writeBack?: boolean;
+  /**
+   * A line flagged as possible prompt injection: dropped with a marker (the default, issue 14's) or
+   * quoted as data, read at each call. The page's tools follow the device's Recall setting
+   * (`device.recall.flaggedLines`), as the Recall screen does; `engram mcp` reads a vault file,
+   * which never carries a device's settings, so it drops unless started with --flagged-lines quote.
+   * Never a tool argument: an agent cannot ask for the lines the person's setting keeps out.
+   */
+  flaggedLines?: () => FlaggedLinePolicy | Promise<FlaggedLinePolicy>;
 }
 
 const SNIPPET_CHARS = 240;
 const iso = (at: number | null | undefined): string | null => (at === null || at === undefined ? null : new Date(at).toISOString());
-/** Read-time sanitizing as the Recall screen's default: a flagged line is dropped, its marker names `source` (an item id). */
-const sanitize = (text: string, source: string): string => readSanitizer(text, { source, flaggedLines: 'drop' }).text;
+/** Read-time sanitizing as the Recall screen's: a flagged line dropped or quoted by `policy`, its marker names `source` (an item id). */
+const sanitizer =
+  (policy: FlaggedLinePolicy) =>
+  (text: string, source: string): string =>
+    readSanitizer(text, { source, flaggedLines: policy }).text;
+type Sanitize = ReturnType<typeof sanitizer>;
 
 function sourceOf(record: CandidateRecord): AgentSource {
   const kind =
@@ -66,7 +79,7 @@ function sourceOf(record: CandidateRecord): AgentSource {
   return { kind, conversation_id: record.conversationId, title: record.sourceTitle, message_ids: [...record.messageIds] };
 }
 
-function itemOf(candidate: ScoredCandidate): AgentItem {
+function itemOf(candidate: ScoredCandidate, sanitize: Sanitize): AgentItem {
   const { record } = candidate;
   return {
     id: record.id,
@@ -90,6 +103,10 @@ export class AgentTools {
     private readonly options: AgentToolsOptions = {},
   ) {
     this.#now = options.now ?? Date.now;
+  }
+
+  async #policy(): Promise<FlaggedLinePolicy> {
+    return ((await this.options.flaggedLines?.()) ?? 'drop') === 'quote' ? 'quote' : 'drop';
   }
 
   /** Validates the arguments, runs the tool, and returns its output or the reason it could not. */
@@ -138,6 +155,7 @@ export class AgentTools {
     const name = this.#vaultName(input.vault);
     if (!name.ok) return name;
     const { recaller } = await this.vaults.get(name.value);
+    const flaggedLines = await this.#policy();
     const target = input.budget_tokens !== undefined ? windowFor(input.budget_tokens) : (input.target ?? undefined);
     const answer = await recaller.answer(
       { prompt: input.prompt },
@@ -147,6 +165,7 @@ export class AgentTools {
           ...(target !== undefined ? { target } : {}),
           ...(input.budget_tokens !== undefined ? { fraction: 0.8 } : {}),
           format: 'markdown',
+          flaggedLines,
         },
       },
     );
@@ -158,7 +177,7 @@ export class AgentTools {
       prompt: input.prompt,
       holds_nothing: result.holdsNothing?.message ?? null,
       package: { text: pkg.text, format: pkg.format, tokens: pkg.tokens, budget: pkg.budget },
-      items: result.items.filter((c) => packaged.has(c.record.id)).map(itemOf),
+      items: result.items.filter((c) => packaged.has(c.record.id)).map((c) => itemOf(c, sanitizer(flaggedLines))),
       dropped: result.dropped.length,
       gate: result.gate.ran ? `ran (${result.gate.llmId}): kept ${result.gate.kept}, dropped ${result.gate.dropped}` : result.gate.message,
     });
@@ -169,6 +188,7 @@ export class AgentTools {
     if (!name.ok) return name;
     const { recaller } = await this.vaults.get(name.value);
     const limit = input.limit ?? 10;
+    const sanitize = sanitizer(await this.#policy());
     // The same retrieval and scoring as recall, without the funnel or a package: the plain ranking.
     const answer = await recaller.answer(
       { prompt: input.query },
@@ -179,7 +199,7 @@ export class AgentTools {
       vault: name.value,
       query: input.query,
       items: answer.value.result.items.slice(0, limit).map((candidate) => {
-        const { text, ...rest } = itemOf(candidate);
+        const { text, ...rest } = itemOf(candidate, sanitize);
         return { ...rest, snippet: text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS - 1)}…` : text };
       }),
     });
@@ -190,6 +210,7 @@ export class AgentTools {
     if (!name.ok) return name;
     const { vault } = await this.vaults.get(name.value);
     const radius = input.radius ?? 2;
+    const sanitize = sanitizer(await this.#policy());
     const found = await locate(vault, input.id);
     if (!found) return err(vaultError('agent/not-found', `Vault "${name.value}" holds no item ${input.id}.`));
     const note = found.note
@@ -247,6 +268,7 @@ export class AgentTools {
     const name = this.#vaultName(input.vault);
     if (!name.ok) return name;
     const { vault } = await this.vaults.get(name.value);
+    const sanitize = sanitizer(await this.#policy());
     const kept = (await vault.db.notes.where('status').equals('kept').toArray()).filter((n) => n.category === 'Decisions');
     const topic = input.topic ? new Set(analyze(input.topic)) : null;
     const matching = topic ? kept.filter((n) => analyze(n.text).some((w) => topic.has(w))) : kept;

@@ -17,7 +17,7 @@ import { NearDuplicateScan, type ScanOptions } from '../../core/curate/near-dupl
 import { isActive } from '../../core/curate/provenance';
 import { NEAR_DUPLICATE_THRESHOLD } from '../../core/curate/similarity';
 import { planSweep, toProposalRecords } from '../../core/curate/sweep';
-import { acceptedSupersessions, takePair, type ScannedPairs } from '../../core/curate/sweep-input';
+import { acceptedSupersessions, isSweptNote, takePair, type ScannedPairs } from '../../core/curate/sweep-input';
 import { newId } from '../../core/ids';
 import type { NoteRecord, ProposalType } from '../../core/records';
 import { lexicalVector } from '../../models/lexical-embedder';
@@ -57,7 +57,7 @@ async function readNotes(vault: Vault, ctx: JobContext): Promise<NoteRecord[] | 
     );
     if (page.length === 0) return notes;
     after = page[page.length - 1]!.id;
-    for (const note of page) if (note.tier !== 'resource' && note.tier !== 'web') notes.push(note);
+    for (const note of page) if (isSweptNote(note)) notes.push(note);
     ctx.progress(notes.length, 0, 'notes read');
     await yieldToLoop();
   }

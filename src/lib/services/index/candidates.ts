@@ -6,7 +6,7 @@
 import { validityHorizon } from '../../core/curate/validity';
 import type { CandidateRecord } from '../../core/recall/ports';
 import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord } from '../../core/records';
-import { countTokens } from '../../core/text/token-count';
+import { countTokens, loadTokenCounter } from '../../core/text/token-count';
 import { withStoreTimeout } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
 import { isIndexedNote, isIndexedResource } from './documents';
@@ -66,10 +66,13 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
     headingPath: [],
     tokenCount: countTokens(note.text),
     pinned: note.pinned,
+    ...(note.pinned ? { notePinned: true } : {}),
   };
 }
 
 export async function readCandidates(vault: Vault, ids: readonly string[]): Promise<CandidateRecord[]> {
+  // A note candidate's size is counted here, and the recall that reads it assembles a budget.
+  await loadTokenCounter();
   const { db } = vault;
   const chunks = await byId<ChunkRecord>((list) => db.chunks.bulkGet(list), ids);
   const notes = await byId<NoteRecord>(

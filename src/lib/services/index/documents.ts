@@ -7,6 +7,7 @@
 import { toChunkRecord } from '../../core/chunk/chunk-record';
 import { chunkConversation, type ChunkMessage } from '../../core/chunk/conversation-chunker';
 import { chunkResource } from '../../core/chunk/resource-chunker';
+import { loadTokenCounter } from '../../core/text/token-count';
 import type { ChunkDraft } from '../../core/chunk/types';
 import { isHeld } from '../../core/curate/held';
 import { embedGroup } from '../../core/index/embed-order';
@@ -106,6 +107,7 @@ export async function conversationChange(vault: Vault, chunks: ChunksRepo, conve
   const [conversation, existing] = await Promise.all([vault.conversations.get(conversationId), chunks.forConversation(conversationId)]);
   if (conversation?.state === 'visible') {
     const messages = (await vault.conversations.messages(conversationId)).filter(isVisibleMessage);
+    await loadTokenCounter();
     const drafts = chunkConversation(
       { id: conversation.id, title: conversation.title, createdAt: conversation.createdAt },
       messages.map(toChunkMessage),
@@ -123,6 +125,7 @@ export async function conversationChange(vault: Vault, chunks: ChunksRepo, conve
 /** The chunks of a resource note (a pasted document); none when it is gone or no longer kept. */
 export async function resourceChange(chunks: ChunksRepo, note: NoteRecord | undefined, noteId: string, sealer: Sealer) {
   const existing = (await chunks.forParent(noteId)).filter((c) => c.parentType === 'resource');
+  await loadTokenCounter();
   const drafts =
     note && isIndexedResource(note)
       ? chunkResource({ id: note.id, title: note.title ?? '', text: note.text, createdAt: note.createdAt })

@@ -33,6 +33,12 @@ export interface InProcessOptions {
    * share one the same way.
    */
   cacheDatabase?: string;
+  /**
+   * Least time between two saves of the indexes during long work (default 30 s, so an interrupted
+   * run resumes from a recent save). A host whose index cache dies with it (engram mcp's in-memory
+   * vaults) saves only where a job ends, where the next step reloads what was saved.
+   */
+  saveEveryMs?: number;
 }
 
 export interface InProcessIndex {
@@ -69,7 +75,7 @@ export async function openInProcessIndex(vault: Vault, options: InProcessOptions
     cache,
     host: inProcessEmbedderHost(),
     library: staticModelLibrary([]),
-    saveEveryMs: 30_000,
+    saveEveryMs: options.saveEveryMs ?? 30_000,
     ...(options.rng ? { rng: options.rng } : {}),
     ...(options.vectorSearch ? { vectorSearch: options.vectorSearch } : {}),
     ...(options.hnsw ? { hnsw: options.hnsw } : {}),

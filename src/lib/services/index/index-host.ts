@@ -264,11 +264,15 @@ export class IndexHost implements IndexApi {
     if (name === 'remember') return err(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.'));
     const recaller = await this.#recallService();
     const vault = await this.#started;
-    const tools = new AgentTools({
-      names: () => [vaultName],
-      get: async () => ({ name: vaultName, vault, recaller }),
-      remember: () => Promise.reject(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.')),
-    });
+    const tools = new AgentTools(
+      {
+        names: () => [vaultName],
+        get: async () => ({ name: vaultName, vault, recaller }),
+        remember: () => Promise.reject(vaultError('agent/refused', 'remember needs the person’s confirmation in the page.')),
+      },
+      // This device's Recall setting, as the Recall screen applies it.
+      { flaggedLines: () => vault.settings.get('device.recall.flaggedLines') },
+    );
     return tools.call(name, args);
   }
 

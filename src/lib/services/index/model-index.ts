@@ -121,9 +121,15 @@ export class ModelIndex {
       problem = toVaultError(thrown).message;
     }
     const stored = await deps.vectors.count(embedderId);
-    const fresh = await VectorIndex.create({ ...options, capacity: Math.max(1024, stored), ...(deps.hnsw ? { params: deps.hnsw } : {}) });
-    const model = new ModelIndex(embedderId, dims, fresh, deps);
-    if (stored === 0 && problem === null) return { model, report: { loadedFrom: 'empty', problem: null, verifiedAt: null } };
+    const fresh = { ...options, capacity: Math.max(1024, stored), ...(deps.hnsw ? { params: deps.hnsw } : {}) };
+    if (stored === 0 && problem === null) {
+      // Nothing to search yet: hnswlib-wasm loads with the first embedded batch (`add`).
+      return {
+        model: new ModelIndex(embedderId, dims, VectorIndex.deferred(fresh), deps),
+        report: { loadedFrom: 'empty', problem: null, verifiedAt: null },
+      };
+    }
+    const model = new ModelIndex(embedderId, dims, await VectorIndex.create(fresh), deps);
     await model.rebuildFromRows();
     model.verifiedAt = deps.now();
     model.changed = true;
@@ -198,6 +204,7 @@ export class ModelIndex {
       if (item.vector.length !== this.dims) fail('embed/failed', `${this.embedderId} returned a ${item.vector.length}-dimension vector.`);
     }
     if (items.length === 0) return;
+    await this.index.load();
     const labels = this.index.add(items);
     this.changed = true;
     this.flat = null;

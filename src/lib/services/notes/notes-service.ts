@@ -9,7 +9,7 @@ import { vaultError } from '../../core/errors';
 import type { Category } from '../../core/extract/units';
 import type { NoteChange } from '../../core/curate/changes';
 import type { HistoryActor } from '../../core/records';
-import { applyNoteChanges, discardCandidates, keepCandidates, undoChanges } from '../../store/note-actions';
+import { applyNoteChanges, discardCandidates, keepCandidates, splitCandidate, undoChanges } from '../../store/note-actions';
 import type { Vault } from '../../store/vault';
 
 export class NotesService implements NotesApi {
@@ -24,6 +24,10 @@ export class NotesService implements NotesApi {
 
   async discard(ids: string[]): Promise<ActionOutcome> {
     return discardCandidates(await this.vault(), ids, this.now());
+  }
+
+  async split(id: string): Promise<ActionOutcome> {
+    return splitCandidate(await this.vault(), id, this.now());
   }
 
   async undo(historyIds: string[]): Promise<ActionOutcome> {

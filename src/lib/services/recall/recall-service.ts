@@ -8,9 +8,10 @@
 import type { Llm } from '../../core/api/llm';
 import type { StageBreakers } from '../../core/breaker/circuit-breaker';
 import type { ExcludedItem, RecallRequest, RecallResponse } from '../../core/api/recall-api';
-import { err, ok, VaultFailure, vaultError, type Result } from '../../core/errors';
+import { err, ok, toVaultError, VaultFailure, vaultError, type Result } from '../../core/errors';
 import { assemblePackage, type AssembledPackage, type FlaggedLinePolicy } from '../../core/recall/budget';
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
+import { loadTokenCounter } from '../../core/text/token-count';
 import type { PackageFormat } from '../../core/recall/package-format';
 import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
@@ -139,6 +140,7 @@ export class RecallService {
 
   /** The core pipeline over the index's sources with this service's models and breakers. */
   private async core(query: RecallQuery, recallOptions: RecallOptions, now: number, store: CandidateStore): Promise<Result<RecallResult>> {
+    await loadTokenCounter();
     const embedder = await this.sources.queryEmbedder();
     const intentHistory = async (): Promise<IntentSample[]> =>
       (await this.intents.recent(now)).flatMap((r) => (isIntentClass(r.intent) ? [{ intent: r.intent, at: r.at }] : []));
@@ -186,6 +188,12 @@ export class RecallService {
     if (!target) return err(vaultError('input/invalid', `Unknown target model "${String(pkg?.target)}".`));
     if (query.prompt.length > MAX_PROMPT_CHARS) {
       return err(vaultError('input/invalid', `The prompt is longer than ${MAX_PROMPT_CHARS} characters; shorten it.`));
+    }
+    // The funnel's width and the package's budget count tokens (the counter loads on first use).
+    try {
+      await loadTokenCounter();
+    } catch (thrown) {
+      return err(toVaultError(thrown, 'recall/failed'));
     }
     const excluded = new Map<string, CandidateRecord>();
     const embedder = await this.sources.queryEmbedder();
