@@ -164,6 +164,17 @@ describe('a sentence over fifteen words', () => {
     );
   });
 
+  it('keeps a name whole after a comma (a counterexample fast-check found, seed -953919592)', async () => {
+    const sentence =
+      'Garden garden garden the keeps the garden the garden keeps quiet the the garden the, on the the the quiet quiet, Cais do Sodré garden Priya the garden 40 m2 garden, the quiet the quiet.';
+    const g = { sentence, atoms: ['Priya', 'Cais do Sodré', '40 m2'] };
+    expectWhole(splitToLimit(sentence), g);
+    expectWhole(
+      (await userUnits(sentence)).map((u) => u.text),
+      g,
+    );
+  });
+
   it('keeps a number whose clause alone reads as noise (a counterexample fast-check found, seed -1438033731)', async () => {
     const sentence =
       '€89 the, while keeps quiet the keeps not garden the quiet keeps the garden garden 40 m2 keeps the the the quiet quiet $4,200 keeps quiet keeps garden keeps.';

@@ -120,7 +120,8 @@ const NAME_PARTICLE = /^(?:do|da|de|del|della|der|den|di|du|dos|das|van|von|la|l
 
 /** True when words i-1 and i belong to one name: capitalised words, possibly joined by a particle. */
 function insideName(words: readonly string[], i: number): boolean {
-  const cap = (k: number): boolean => k >= 0 && k < words.length && /^[\p{Lu}]/u.test(words[k]!) && !/[,;:.!?]$/u.test(words[k - 1] ?? '');
+  // A capital after a sentence's end opens the sentence; after a comma or colon it is a name's.
+  const cap = (k: number): boolean => k >= 0 && k < words.length && /^[\p{Lu}]/u.test(words[k]!) && !/[.!?]$/u.test(words[k - 1] ?? '');
   const particle = (k: number): boolean => k >= 0 && k < words.length && NAME_PARTICLE.test(words[k]!);
   const left = cap(i - 1) || (particle(i - 1) && cap(i - 2));
   const right = cap(i) || (particle(i) && cap(i + 1));
