@@ -98,7 +98,19 @@ describe('the quality gate decides (keep-gate)', () => {
       expect(piece).toMatchObject({ status: 'provisional', category: 'Decisions', conversationId: 'c1', sourceMessageIds: ['m1', 'm2'] });
       expect(piece.flags).toEqual(['held']);
       expect(isKeepBlocked(piece)).toBe(false);
+      // Built by the one candidate builder: the original's date, tier and confidence; its own text, hash and change time.
+      expect(piece).toMatchObject({
+        hlc: '',
+        tier: note.tier,
+        confidence: note.confidence,
+        createdAt: note.createdAt,
+        updatedAt: 99,
+        keptAt: null,
+        pinned: false,
+        accessCount: 0,
+      });
     }
+    expect([a!.text, a!.contentHash, b!.text, b!.contentHash]).toEqual([texts[0], 'h0', texts[1], 'h1']);
     expect(retired).toMatchObject({ id: 'note_a', status: 'discarded', updatedAt: 99 });
     expect(claimPieces('We prune the maple in February.')).toHaveLength(1);
   });

@@ -1,3 +1,4 @@
+import { candidateNote } from '../extract/candidate-note';
 import { splitClaims } from '../extract/unit-text';
 import { EXTRACTOR_VERSION } from '../extract/version';
 import type { NoteRecord } from '../records';
@@ -78,37 +79,22 @@ export function splitChanges(note: NoteRecord, pieces: readonly SplitPiece[], no
   const created: NoteChange[] = pieces.map((piece) => {
     const stillConflicts = proposal?.action === 'supersede' && detectConflict(piece.text, proposal.targetText) !== null;
     const flags = [...new Set([...qualityFlags(piece.text), ...(stillConflicts ? ['contradicts'] : []), ...inherited])];
-    const after: NoteRecord = {
+    const after = candidateNote({
       id: piece.id,
-      hlc: '',
       text: piece.text,
-      category: note.category,
-      status: 'provisional',
-      tier: note.tier,
-      confidence: note.confidence,
-      sourceMessageIds: [...note.sourceMessageIds],
-      conversationId: note.conversationId,
-      createdAt: note.createdAt,
-      updatedAt: now,
-      keptAt: null,
-      supersedes: null,
-      supersededBy: null,
-      accessCount: 0,
-      lastAccessedAt: null,
-      pinned: false,
       contentHash: piece.contentHash,
+      of: note,
       flags,
-      ...(note.review
+      review: note.review
         ? {
-            review: {
-              ...note.review,
-              extractorVersion: EXTRACTOR_VERSION,
-              repairs: [],
-              proposal: stillConflicts && proposal ? proposal : { action: 'add' as const },
-            },
+            ...note.review,
+            extractorVersion: EXTRACTOR_VERSION,
+            repairs: [],
+            proposal: stillConflicts && proposal ? proposal : { action: 'add' as const },
           }
-        : {}),
-    };
+        : null,
+      now,
+    });
     return { recordId: piece.id, action: 'split', why: `Split from a candidate with several claims (${note.id}).`, before: null, after };
   });
   const retired: NoteChange = {

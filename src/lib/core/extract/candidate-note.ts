@@ -34,7 +34,21 @@ export interface ProposedCandidateInput {
   now: number;
 }
 
-export type CandidateNoteInput = ExtractedCandidateInput | ProposedCandidateInput;
+/**
+ * One claim of a candidate the person split (core/curate/keep-gate.ts): the original's provenance
+ * (source turns, conversation, confidence, date, tier) with its own text, flags and review.
+ */
+export interface PieceCandidateInput {
+  id: string;
+  text: string;
+  contentHash: string;
+  of: NoteRecord;
+  flags: string[];
+  review: CandidateReview | null;
+  now: number;
+}
+
+export type CandidateNoteInput = ExtractedCandidateInput | ProposedCandidateInput | PieceCandidateInput;
 
 /** The proposal as data the Inbox can show without the target note at hand. */
 export function reviewProposal(proposal: CurationProposal): ReviewProposal {
@@ -66,8 +80,15 @@ export function candidateFlags(text: string, proposal: CurationProposal | null, 
 
 /** The one shape of a provisional candidate, whoever proposed it. */
 function provisional(
-  input: { id: string; text: string; category: Category; contentHash: string; now: number },
-  from: { confidence: number; sourceMessageIds: string[]; conversationId: string | null; flags: string[] },
+  input: { id: string; text: string; category: NoteRecord['category']; contentHash: string; now: number },
+  from: {
+    confidence: number;
+    sourceMessageIds: string[];
+    conversationId: string | null;
+    flags: string[];
+    tier?: NoteRecord['tier'];
+    createdAt?: number;
+  },
 ): NoteRecord {
   return {
     id: input.id,
@@ -75,11 +96,11 @@ function provisional(
     text: input.text,
     category: input.category,
     status: 'provisional',
-    tier: 'engram',
+    tier: from.tier ?? 'engram',
     confidence: from.confidence,
     sourceMessageIds: from.sourceMessageIds,
     conversationId: from.conversationId,
-    createdAt: input.now,
+    createdAt: from.createdAt ?? input.now,
     updatedAt: input.now,
     keptAt: null,
     supersedes: null,
@@ -93,6 +114,21 @@ function provisional(
 }
 
 export function candidateNote(input: CandidateNoteInput): NoteRecord {
+  if ('of' in input) {
+    const { of } = input;
+    const note = provisional(
+      { ...input, category: of.category },
+      {
+        confidence: of.confidence,
+        sourceMessageIds: [...of.sourceMessageIds],
+        conversationId: of.conversationId,
+        flags: input.flags,
+        tier: of.tier,
+        createdAt: of.createdAt,
+      },
+    );
+    return input.review ? { ...note, review: input.review } : note;
+  }
   if (!('unit' in input)) {
     return provisional(input, {
       confidence: 0.5,
