@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { payloadFromPaste, payloadFromShare, titleFromText } from '../../../src/lib/core/capture/paste';
-import { CAPTURE_LIMITS, parseCapturePayload, utf8Length, type ConversationCapture } from '../../../src/lib/core/capture/payload';
+import { CAPTURE_LIMITS, parseCapturePayload, type ConversationCapture } from '../../../src/lib/core/capture/payload';
+import { utf8Length } from '../../../src/lib/core/text/utf8';
 
 const NOW = Date.UTC(2025, 0, 2, 3, 4, 5);
 

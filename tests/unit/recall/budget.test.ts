@@ -79,6 +79,24 @@ describe('budget tiers', () => {
     expect(run(coreAlone.tokens + 60).entries.find((e) => e.ref === 'struct')?.cut).toBe('first-level');
   });
 
+  it('counts a package that fits by its bytes once, with the same outcome as counting it piece by piece', () => {
+    const items = [item({ id: 'a', text: 'Warm light only along the garden path.' }), item({ id: 's', text: STRUCTURED })];
+    let counted = 0;
+    const counting = (text: string) => {
+      counted++;
+      return countTokens(text);
+    };
+    const roomy = assemblePackage(items, options({ countTokens: counting }));
+    expect(counted).toBe(1);
+    // A budget between the package's tokens and its bytes: every piece is counted, nothing is cut.
+    const tight = Math.floor((roomy.tokens + new TextEncoder().encode(roomy.text).length) / 2);
+    expect(tight).toBeGreaterThan(roomy.tokens + 4);
+    counted = 0;
+    const counted1by1 = assemblePackage(items, options({ countTokens: counting, window: Math.ceil(tight / 0.75), fraction: 0.75 }));
+    expect(counted).toBeGreaterThan(items.length);
+    expect(counted1by1).toMatchObject({ text: roomy.text, tokens: roomy.tokens, entries: roomy.entries, cuts: [] });
+  });
+
   it('drops a Core item whole rather than shortening it, and copies nothing when nothing fits', () => {
     const pkg = assemblePackage([item({ id: 'core', text: 'word '.repeat(400) })], options({ window: 300 }));
     expect(pkg).toMatchObject({ text: '', tokens: 0, entries: [], cuts: [{ ref: 'core', action: 'dropped', budgetTier: 'core' }] });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { err, ok, vaultError, type Result } from '../errors';
 import { PAYLOAD_TYPE, PROTOCOL_VERSION } from './protocol';
+import { utf8Length } from '../text/utf8';
 
 // The app's CSP forbids eval (script-src has no 'unsafe-eval'). Zod otherwise probes
 // `new Function` once to speed up object parsing, which the browser reports as a CSP violation
@@ -77,21 +78,6 @@ export type CapturedMessage = z.infer<typeof capturedMessageSchema>;
 export type ConversationCapture = z.infer<typeof conversationCaptureSchema>;
 export type ResourceCapture = z.infer<typeof resourceCaptureSchema>;
 export type CapturePayload = z.infer<typeof capturePayloadSchema>;
-
-/** UTF-8 length of a string, stopping early once it passes `limit`. */
-export function utf8Length(text: string, limit = Infinity): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length && bytes <= limit; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4; // a surrogate pair is one 4-byte code point
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`;
 

@@ -23,6 +23,7 @@ import {
 } from './package-format';
 import type { CandidateRecord } from './ports';
 import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
+import { utf8Length } from '../text/utf8';
 
 /** What happens to a line the read-time sanitizer flags as possible prompt injection. */
 export type FlaggedLinePolicy = 'drop' | 'quote';
@@ -139,7 +140,15 @@ export function assemblePackage(items: readonly { record: CandidateRecord }[], o
   const count = options.countTokens ?? defaultCounter;
   const { format } = options;
   const budget = packageBudget(options.window, options.fraction);
-  const slots: Slot[] = prepare(items, options).map((entry) => ({
+  const prepared = prepare(items, options);
+  // A token is at least one byte of UTF-8, so a package whose pieces (as counted below: the frame
+  // with one more separator) hold no more bytes than the budget fits whole: no piece needs
+  // counting, only the package once. Most packages are far below a model's window.
+  const whole = renderPackage(format, prepared);
+  if (whole !== '' && utf8Length(whole, budget) + SEPARATOR.length <= budget) {
+    return { format, text: whole, tokens: count(whole), budget, window: options.window, entries: prepared, cuts: [] };
+  }
+  const slots: Slot[] = prepared.map((entry) => ({
     entry,
     firstLevel: entry.budgetTier === 'structural' && hasDeeperLevels(entry.text) ? firstLevel(entry.text) : null,
     included: true,

@@ -79,18 +79,25 @@ function sourceOf(record: CandidateRecord): AgentSource {
   return { kind, conversation_id: record.conversationId, title: record.sourceTitle, message_ids: [...record.messageIds] };
 }
 
-function itemOf(candidate: ScoredCandidate, sanitize: Sanitize): AgentItem {
+function itemOf(candidate: ScoredCandidate, sanitize: Sanitize, sanitized?: PackageEntry): AgentItem {
   const { record } = candidate;
   return {
     id: record.id,
     kind: record.kind,
     tier: record.tier,
-    text: sanitize(record.text, record.id),
+    text: sanitized && reusable(sanitized) ? sanitized.text : sanitize(record.text, record.id),
     source: sourceOf(record),
     date: iso(record.date),
     score: Number(candidate.scores.score.toFixed(6)),
   };
 }
+
+/**
+ * Whether a package entry's text is what `sanitize(record.text, record.id)` would return: only a
+ * flagged line's marker names its source (the package names the title, an item its id), and a cut
+ * entry holds less than the record.
+ */
+const reusable = (entry: PackageEntry): boolean => entry.cut === 'none' && !entry.flags.some((f) => f.startsWith('injection'));
 
 /** The window a budget of `tokens` needs: packages use 80 % of a window at most (model-windows.ts). */
 const windowFor = (tokens: number): number => Math.ceil(tokens / 0.8);
@@ -171,13 +178,15 @@ export class AgentTools {
     );
     if (!answer.ok) return answer;
     const { result, package: pkg } = answer.value;
-    const packaged = new Set(pkg.entries.map((e) => e.ref));
+    const packaged = new Map(pkg.entries.map((e) => [e.ref, e]));
     return ok({
       vault: name.value,
       prompt: input.prompt,
       holds_nothing: result.holdsNothing?.message ?? null,
       package: { text: pkg.text, format: pkg.format, tokens: pkg.tokens, budget: pkg.budget },
-      items: result.items.filter((c) => packaged.has(c.record.id)).map((c) => itemOf(c, sanitizer(flaggedLines))),
+      items: result.items
+        .filter((c) => packaged.has(c.record.id))
+        .map((c) => itemOf(c, sanitizer(flaggedLines), packaged.get(c.record.id))),
       dropped: result.dropped.length,
       gate: result.gate.ran ? `ran (${result.gate.llmId}): kept ${result.gate.kept}, dropped ${result.gate.dropped}` : result.gate.message,
     });
