@@ -60,6 +60,8 @@ export interface ConversationSearchResult {
   documents: number;
   /** Chunks read from the index: a match past this depth is not found (SEARCH_DEPTH). */
   depth: number;
+  /** The index had more matching chunks than `depth`: `total` is a lower bound ("at least N"). */
+  truncated: boolean;
 }
 
 /** What came out of one conversation (the links on its page). */
