@@ -8,7 +8,8 @@ import type { TextRange, Snippet } from '../conversations/highlight';
 import type { ConversationRecord, Role, Source } from '../records';
 
 /** relevance: best-matching message first (search only); newest / oldest: by date; largest / smallest: by messages. */
-export type ConversationSort = 'relevance' | 'newest' | 'oldest' | 'largest' | 'smallest';
+export const CONVERSATION_SORTS = ['relevance', 'newest', 'oldest', 'largest', 'smallest'] as const;
+export type ConversationSort = (typeof CONVERSATION_SORTS)[number];
 
 export interface ConversationFilter {
   /** Only these sources (empty or absent: every source). */
