@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { hnswlibNoEval } from './scripts/hnswlib-no-eval.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
-  // The tests run the same eval-free hnswlib-wasm the app ships (scripts/hnswlib-no-eval.js).
-  plugins: [hnswlibNoEval()],
+  // The tests run the same eval-free hnswlib-wasm the app ships (scripts/hnswlib-no-eval.js);
+  // svelte() compiles the rune classes (*.svelte.ts) the client tests construct.
+  plugins: [svelte(), hnswlibNoEval()],
   resolve: {
     alias: {
       $lib: here('./src/lib'),

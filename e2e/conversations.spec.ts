@@ -136,15 +136,19 @@ test('search, filter, sort, open a hit by keyboard with its words marked, switch
   await page.getByTestId('conversations-sort').selectOption('');
   await expect(hitTitles(page).first()).toContainText('Brown moss lawn');
 
-  // Results are reachable by Tab; Enter in the box opens the first hit at its message, words marked.
+  // Results are reachable by Tab; Enter in the box opens the first hit at its message, words marked,
+  // even when pressed before the results for the words just typed arrived. The filter goes along.
+  await page.getByTestId('conversations-source').selectOption('chatgpt');
+  await expect(page.getByTestId('conversation-hit')).toHaveCount(2);
   await page.getByTestId('conversations-search').focus();
+  await page.keyboard.type(' lawn');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/conversations\/[^?]+\?q=moss#m-/u);
+  await expect(page).toHaveURL(/\/conversations\/[^?]+\?q=moss%20lawn&source=chatgpt#m-/u);
   await expect(page.getByRole('heading', { level: 1, name: 'Brown moss lawn' })).toBeVisible();
-  await expect(page.getByTestId('conversation-query')).toContainText('matches of “moss” marked');
+  await expect(page.getByTestId('conversation-query')).toContainText('matches of “moss lawn” marked');
   const target = page.locator(':focus');
   await expect(target).toHaveAttribute('data-testid', 'message');
-  await expect(target.getByTestId('hit-mark').first()).toHaveText(/^moss$/iu);
+  await expect(target.getByTestId('hit-mark').first()).toHaveText(/^(moss|lawn)$/iu);
 
   // Branches: the visible thread by default, the regenerated answer one click away.
   const thread = page.getByTestId('conversation-thread');
@@ -159,9 +163,14 @@ test('search, filter, sort, open a hit by keyboard with its words marked, switch
   await page.getByTestId('branch-option').first().click();
   await expect(thread).toContainText('Twice a day');
 
-  // Back to the results, with the search kept.
+  // Back to the results, with the search kept: the words, the filter and the Source options.
   await page.getByTestId('conversation-back').click();
-  await expect(page.getByTestId('conversations-search')).toHaveValue('moss');
+  await expect(page.getByTestId('conversations-search')).toHaveValue('moss lawn');
+  await expect(page.getByTestId('conversations-source')).toHaveValue('chatgpt');
+  await expect(page.getByTestId('conversations-source').locator('option')).toHaveText(['All sources', 'chatgpt', 'transcript']);
+  await expect(page.getByTestId('conversation-hit')).toHaveCount(2);
+  await page.getByTestId('conversations-source').selectOption('');
+  await page.getByTestId('conversations-search').fill('moss');
   await expect(page.getByTestId('conversation-hit')).toHaveCount(3);
 
   // The conversation with a decision: to its candidates in the Inbox and back.
@@ -181,7 +190,7 @@ test('search, filter, sort, open a hit by keyboard with its words marked, switch
   await expect(page.getByRole('heading', { level: 1, name: WALL_TITLE })).toBeVisible();
 
   // To its kept notes and back.
-  await expect(page.getByTestId('conversation-link-notes')).toContainText('1 kept notes');
+  await expect(page.getByTestId('conversation-link-notes')).toHaveText('1 kept note');
   await page.getByTestId('conversation-link-notes').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Notes' })).toBeVisible();
   await expect(page.getByTestId('notes-conversation-filter')).toBeVisible();

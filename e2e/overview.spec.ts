@@ -100,4 +100,9 @@ test('the overview charts the archive per month, its topics and a thread, each w
   await expect(page.getByTestId('overview-thread').locator('svg circle.decided')).toHaveCount(2);
   await expect(page.getByTestId('overview-thread-list').locator('li[data-stage="decided"]')).toHaveCount(2);
   await expect(page.getByTestId('overview-thread-list')).toContainText('Moss garden watering');
+
+  // A session on the thread links to its conversation, whose page shows the same thread map.
+  await page.getByTestId('thread-conversation').filter({ hasText: 'Moss garden watering' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Moss garden watering' })).toBeVisible();
+  await expect(page.getByTestId('thread-map')).toBeVisible();
 });

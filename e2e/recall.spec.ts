@@ -74,6 +74,13 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await expect(route).toHaveAttribute('data-mode', 'GLOBAL');
   await expect(page.getByTestId('recall-intent-mode')).toContainText('chosen by you');
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
+
+  // An item links back to the conversation it came from.
+  const source = recall.results.filter({ hasText: 'slightly acidic' }).first().getByTestId('recall-result-conversation');
+  const title = (await source.textContent())!.trim();
+  await source.click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByTestId('conversation-thread')).toContainText('slightly acidic');
 });
 
 test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format and target are remembered', async ({ page }) => {

@@ -3,7 +3,20 @@
  * with them, the vault file carries them.
  */
 
-export type Source = 'chatgpt' | 'claude' | 'gemini' | 'aistudio' | 'grok' | 'deepseek' | 'openwebui' | 'transcript' | 'capture' | 'paste';
+/** Where a conversation came from (what the Source filter offers). */
+export const SOURCES = [
+  'chatgpt',
+  'claude',
+  'gemini',
+  'aistudio',
+  'grok',
+  'deepseek',
+  'openwebui',
+  'transcript',
+  'capture',
+  'paste',
+] as const;
+export type Source = (typeof SOURCES)[number];
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 export type Tier = 'engram' | 'resource' | 'chat' | 'web';

@@ -28,3 +28,12 @@ export async function conversationLinkCounts(db: VaultDb, conversationId: string
     decisions: notes.filter(counts).length,
   };
 }
+
+/** The ids of the chunks cut from these conversations' messages (keys only: the chunk texts are not read). */
+export async function chunkIdsOf(db: VaultDb, conversationIds: readonly string[]): Promise<Set<string>> {
+  if (conversationIds.length === 0) return new Set();
+  const keys = await withStoreTimeout(db.chunks.where('conversationId').anyOf(conversationIds).primaryKeys(), {
+    label: 'reading the chunks of the filtered conversations',
+  });
+  return new Set(keys);
+}

@@ -35,6 +35,13 @@ describe('localeFormat', () => {
     expect(localeFormat('en-US').duration(null)).toBe('estimating…');
   });
 
+  it('counts with an English noun that agrees with the number, digits in the locale', () => {
+    expect(localeFormat('en-US').count(1, 'kept note')).toBe('1 kept note');
+    expect(localeFormat('en-US').count(0, 'candidate')).toBe('0 candidates');
+    expect(localeFormat('de-DE').count(3072, 'conversation')).toBe('3.072 conversations');
+    expect(localeFormat('en-US').count(2, 'match', 'matches')).toBe('2 matches');
+  });
+
   it('falls back past malformed or unknown tags to the next usable one', () => {
     expect(localeFormat(['not a tag!!', 'de-DE']).integer(3072)).toBe('3.072');
     expect(localeFormat(['not a tag!!', 'de-DE']).locale).toBe('de-DE');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRanges, queryTerms, snippetOf, splitByRanges } from '../../../src/lib/core/conversations/highlight';
+import { SNIPPET_WIDEN, matchRanges, queryTerms, snippetOf, splitByRanges } from '../../../src/lib/core/conversations/highlight';
 
 const slices = (text: string, ranges: { start: number; end: number }[]) => ranges.map((r) => text.slice(r.start, r.end));
 
@@ -47,6 +47,30 @@ describe('snippetOf', () => {
     expect(long.slice(s.start, s.end)).toBe(s.text);
     expect(slices(s.text, s.highlights)).toEqual(['moss', 'shade', 'moss']);
     expect(/\s/u.test(long[s.start - 1]!)).toBe(true);
+  });
+
+  it('widens to a word boundary by a bounded amount: a long URL, base64 or CJK run is cut, not shown whole', () => {
+    const url = `see https://example.com/${'a1'.repeat(150)}/moss/${'b2'.repeat(150)} end`;
+    const s = snippetOf(url, matchRanges(url, queryTerms('moss')), 80);
+    expect(s.text.length).toBeLessThanOrEqual(80 + 2 * SNIPPET_WIDEN);
+    expect(s.start).toBeGreaterThan(0);
+    expect(s.more).toBe(true);
+    expect(slices(s.text, s.highlights)).toEqual(['moss']);
+    expect(url.slice(s.start, s.end)).toBe(s.text);
+
+    const base64 = 'QUJD'.repeat(500);
+    const head = snippetOf(base64, [], 80);
+    expect(head.text.length).toBe(80 + SNIPPET_WIDEN);
+    expect(head.more).toBe(true);
+    const cjk = `${'苔'.repeat(300)} moss ${'石'.repeat(300)}`;
+    expect(snippetOf(cjk, matchRanges(cjk, queryTerms('moss')), 60).text.length).toBeLessThanOrEqual(60 + 2 * SNIPPET_WIDEN);
+  });
+
+  it('never cuts a highlighted word at the edge of the window', () => {
+    // A marked run longer than the window plus both widenings: the window grows to hold it whole.
+    const text = `${'x '.repeat(100)}${'moss'.repeat(15)} ${'y '.repeat(100)}`;
+    const s = snippetOf(text, [{ start: 200, end: 260 }], 10);
+    expect(slices(s.text, s.highlights)).toEqual(['moss'.repeat(15)]);
   });
 
   it('starts at the beginning when nothing matched', () => {

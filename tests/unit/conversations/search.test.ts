@@ -4,11 +4,13 @@ import { dayBound, matchesFilter, rankConversations, sortRows } from '../../../s
 import { queryTerms } from '../../../src/lib/core/conversations/highlight';
 import { stem } from '../../../src/lib/core/text/analyze';
 import type { ConversationRecord } from '../../../src/lib/core/records';
-import { searchConversations } from '../../../src/lib/services/index/conversation-search';
+import { Bm25Index } from '../../../src/lib/core/index/bm25';
+import { SEARCH_DEPTH, searchConversations } from '../../../src/lib/services/index/conversation-search';
+import { openVault } from '../../../src/lib/store/vault';
 import { readConversationBrowse } from '../../../src/lib/store/views/conversations-view';
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { chatgptConversation, text } from '../../factories/import-fixtures';
-import { conversation } from '../../factories/records';
+import { chunk, conversation, message } from '../../factories/records';
 
 const fresh = harnessPool();
 const DAY = 86_400_000;
@@ -205,6 +207,53 @@ describe('searchConversations over the real keyword index', () => {
     expect(browse.total).toBe(3);
     expect(browse.rows.map((c) => c.title)).toEqual(['Kyoto budget', 'Brown moss']);
     expect(browse.sources).toContain('chatgpt');
+  });
+});
+
+describe('searchConversations past the search depth', () => {
+  /**
+   * A ChatGPT conversation whose SEARCH_DEPTH + 50 passages all say "moss" loudly, and a dated
+   * transcript that says it once in a long message: unfiltered, the transcript ranks below the depth.
+   */
+  async function deepVault() {
+    const vault = await openVault(`conversation-search-depth-${process.pid}-${Date.now()}`);
+    const index = new Bm25Index();
+    const loud = conversation({ id: 'loud', source: 'chatgpt', title: 'Loud', messageCount: SEARCH_DEPTH + 50 });
+    const quiet = conversation({ id: 'quiet', source: 'transcript', title: 'Quiet', messageCount: 1, updatedAt: Date.UTC(2024, 5, 1) });
+    const said = Array.from({ length: SEARCH_DEPTH + 50 }, (_, i) => ({ id: `m${i}`, conversationId: 'loud', text: 'moss moss moss' }));
+    said.push({
+      id: 'q0',
+      conversationId: 'quiet',
+      text: `The wall by the shed grows a little moss among ${'stones and ferns '.repeat(20)}.`,
+    });
+    await vault.db.conversations.bulkPut([loud, quiet]);
+    await vault.db.messages.bulkPut(said.map((m, ordinal) => message({ ...m, ordinal })));
+    await vault.db.chunks.bulkPut(
+      said.map((m) => chunk({ id: `${m.id}#0`, parentId: m.id, conversationId: m.conversationId, text: m.text })),
+    );
+    for (const m of said) index.add(`${m.id}#0`, m.text);
+    expect(index.search('moss', SEARCH_DEPTH).some((hit) => hit.id === 'q0#0')).toBe(false);
+    return { vault, index };
+  }
+
+  it('finds a filtered match that ranks below the first SEARCH_DEPTH passages, and says when the count is a lower bound', async () => {
+    const { vault, index } = await deepVault();
+    const unfiltered = await searchConversations(vault, index, request('moss'));
+    expect(unfiltered.truncated).toBe(true);
+    expect(unfiltered.hits.map((hit) => hit.conversation.id)).toEqual(['loud']);
+
+    for (const filter of [{ sources: ['transcript' as const] }, { from: Date.UTC(2024, 0, 1) }]) {
+      const found = await searchConversations(vault, index, request('moss', { filter }));
+      expect(found.hits.map((hit) => hit.conversation.id)).toEqual(['quiet']);
+      expect(found.total).toBe(1);
+      expect(found.truncated).toBe(false);
+      expect(found.hits[0]!.matches[0]!.messageId).toBe('q0');
+    }
+    // A filter most conversations pass (the left-out side is read instead) still ranks within it.
+    const chatgpt = await searchConversations(vault, index, request('moss', { filter: { sources: ['chatgpt'] } }));
+    expect(chatgpt.hits.map((hit) => hit.conversation.id)).toEqual(['loud']);
+    // A filter nothing passes: no search at all.
+    expect((await searchConversations(vault, index, request('moss', { filter: { sources: ['claude'] } }))).total).toBe(0);
   });
 });
 

@@ -92,6 +92,23 @@ describe('Bm25Index', () => {
     }
   });
 
+  it('with a filter, returns the top k of the accepted documents (pruning bounded by them, not by refused ones)', () => {
+    const rng = seededRng(11);
+    const docs = new Map<string, string[]>();
+    // Refused documents say "moss" most: a top k taken before the filter would hold none of the accepted ones.
+    for (let i = 0; i < 2000; i++) docs.set(`r${i}`, ['moss', 'moss', 'moss', rng() < 0.5 ? 'stone' : 'pond']);
+    for (let i = 0; i < 50; i++) docs.set(`a${i}`, ['moss', ...Array.from({ length: 1 + Math.floor(rng() * 8) }, () => 'water')]);
+    const index = new Bm25Index({}, split);
+    for (const [id, tokens] of docs) index.add(id, tokens.join(' '));
+    const accept = (id: string) => id.startsWith('a');
+    const expected = [...reference(docs, ['moss', 'stone'])].filter(([id]) => accept(id)).sort((x, y) => y[1] - x[1]);
+    expect(index.searchTerms(['moss', 'stone'], 10).every((h) => h.id.startsWith('r'))).toBe(true);
+    const hits = index.searchTerms(['moss', 'stone'], 10, accept);
+    expect(hits.length).toBe(10);
+    hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]![1], 4));
+    expect(index.search('moss', 100, accept).length).toBe(50);
+  });
+
   it('never returns a removed document, and scores exactly again after compaction', () => {
     fc.assert(
       fc.property(

@@ -197,7 +197,7 @@ async function checkReads(o: Open, all: Open[], topic: string, lure: string) {
   assertOwn(
     o,
     all,
-    (await o.views.conversations(100)).map((c) => c.title),
+    (await o.views.conversationBrowse({}, 'newest', 100)).rows.map((c) => c.title),
     'the Conversations list',
   );
 }

@@ -8,7 +8,8 @@ import type { TextRange, Snippet } from '../conversations/highlight';
 import type { ConversationRecord, Role, Source } from '../records';
 
 /** relevance: best-matching message first (search only); newest / oldest: by date; largest / smallest: by messages. */
-export type ConversationSort = 'relevance' | 'newest' | 'oldest' | 'largest' | 'smallest';
+export const CONVERSATION_SORTS = ['relevance', 'newest', 'oldest', 'largest', 'smallest'] as const;
+export type ConversationSort = (typeof CONVERSATION_SORTS)[number];
 
 export interface ConversationFilter {
   /** Only these sources (empty or absent: every source). */
@@ -60,6 +61,8 @@ export interface ConversationSearchResult {
   documents: number;
   /** Chunks read from the index: a match past this depth is not found (SEARCH_DEPTH). */
   depth: number;
+  /** The index had more matching chunks than `depth`: `total` is a lower bound ("at least N"). */
+  truncated: boolean;
 }
 
 /** What came out of one conversation (the links on its page). */

@@ -4,7 +4,7 @@
  * query's terms, so "pruning" in the text lights up for "prune" in the box. Offsets are UTF-16
  * indices into the text as stored, so the UI can mark them without re-reading anything.
  */
-import { analyze, stem } from '../text/analyze';
+import { analyze, forEachWord, stem } from '../text/analyze';
 import { STOP_WORDS } from '../text/stop-words';
 
 export interface TextRange {
@@ -12,10 +12,8 @@ export interface TextRange {
   end: number;
 }
 
-/** The same word pattern as analyze.ts, matched on the original text so offsets stay exact. */
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
-const APOSTROPHE = /['’]/gu;
-const MAX_WORD = 40;
+/** How far a snippet's edge moves out to reach a word boundary (a URL, base64 or CJK run has none near). */
+export const SNIPPET_WIDEN = 20;
 
 /** The distinct index terms of a query. */
 export function queryTerms(query: string): Set<string> {
@@ -26,11 +24,10 @@ export function queryTerms(query: string): Set<string> {
 export function matchRanges(text: string, terms: ReadonlySet<string>): TextRange[] {
   if (terms.size === 0 || !text) return [];
   const out: TextRange[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const word = match[0].toLowerCase().replace(APOSTROPHE, '');
-    if (word.length > MAX_WORD || STOP_WORDS.has(word)) continue;
-    if (terms.has(stem(word))) out.push({ start: match.index, end: match.index + match[0].length });
-  }
+  // Matched on the original text (not a lowercased copy) so the offsets stay exact.
+  forEachWord(text, (word, start, end) => {
+    if (!STOP_WORDS.has(word) && terms.has(stem(word))) out.push({ start, end });
+  });
   return out;
 }
 
@@ -47,7 +44,8 @@ export interface Snippet {
 
 /**
  * A window of about `width` characters of `text` holding as many of `ranges` as fit (the first
- * such window), widened to word boundaries. Without ranges: the start of the text.
+ * such window), widened to word boundaries by at most SNIPPET_WIDEN characters a side (beyond that
+ * it is cut mid-run, and the ellipsis shows it). Without ranges: the start of the text.
  */
 export function snippetOf(text: string, ranges: readonly TextRange[], width = 180): Snippet {
   if (text.length <= width) return { text, highlights: [...ranges], start: 0, end: text.length, more: false };
@@ -71,9 +69,14 @@ export function snippetOf(text: string, ranges: readonly TextRange[], width = 18
   }
   let end = Math.min(text.length, start + width);
   start = Math.max(0, end - width);
-  // Widen to whole words (never cutting a highlighted word).
-  while (start > 0 && /\S/u.test(text[start - 1]!)) start--;
-  while (end < text.length && /\S/u.test(text[end]!)) end++;
+  // Widen to whole words, a bounded way; a highlighted word is never cut (it is at most MAX_WORD long).
+  const [floor, ceiling] = [Math.max(0, start - SNIPPET_WIDEN), Math.min(text.length, end + SNIPPET_WIDEN)];
+  while (start > floor && /\S/u.test(text[start - 1]!)) start--;
+  while (end < ceiling && /\S/u.test(text[end]!)) end++;
+  for (const r of ranges) {
+    if (r.start < start && r.end > start) start = r.start;
+    if (r.start < end && r.end > end) end = r.end;
+  }
   const highlights = ranges.filter((r) => r.start >= start && r.end <= end).map((r) => ({ start: r.start - start, end: r.end - start }));
   return { text: text.slice(start, end), highlights, start, end, more: end < text.length };
 }

@@ -24,6 +24,11 @@ export interface LocaleFormat {
   dateTime(ms: number): string;
   /** Month and year: "Mar 2024". */
   month(ms: number): string;
+  /**
+   * A number and an English noun that agrees with it: "1 kept note", "3,072 kept notes". The words
+   * are English (the app's), so the choice follows English; the digits follow the locale.
+   */
+  count(n: number, singular: string, plural?: string): string;
 }
 
 export interface LocaleFormatOptions {
@@ -90,5 +95,6 @@ export function localeFormat(locales?: string | readonly string[], options: Loca
     date: (ms) => dateFormat.format(ms),
     dateTime: (ms) => dateTimeFormat.format(ms),
     month: (ms) => monthFormat.format(ms),
+    count: (n, singular, plural = `${singular}s`) => `${integerFormat.format(n)} ${n === 1 ? singular : plural}`,
   };
 }

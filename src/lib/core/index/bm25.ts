@@ -180,9 +180,12 @@ export class Bm25Index {
     return true;
   }
 
-  /** Best `k` documents for the query, best first (ties: earlier added first). */
-  search(query: string, k = 10): Bm25Hit[] {
-    return this.searchTerms(this.analyzer(query), k);
+  /**
+   * Best `k` documents for the query, best first (ties: earlier added first). With `accept`, only
+   * the documents it accepts are scored: the best `k` of those, not the best `k` then filtered.
+   */
+  search(query: string, k = 10, accept?: (id: string) => boolean): Bm25Hit[] {
+    return this.searchTerms(this.analyzer(query), k, accept);
   }
 
   /**
@@ -191,9 +194,10 @@ export class Bm25Index {
    * less than the k-th best score so far, no document they alone match can enter the top k, so
    * they are only looked up (binary search in their postings) for documents already scored. The
    * long postings of common words are then mostly skipped: at 300k chunks that is what keeps
-   * p95 low (tests/bench/index-bm25.bench.ts). Results equal a full scan's.
+   * p95 low (tests/bench/index-bm25.bench.ts). Results equal a full scan's. A document `accept`
+   * refuses is never scored, so the bound and the top k are those of the accepted documents.
    */
-  searchTerms(queryTerms: readonly string[], k = 10): Bm25Hit[] {
+  searchTerms(queryTerms: readonly string[], k = 10, accept?: (id: string) => boolean): Bm25Hit[] {
     if (this.liveCount === 0 || k <= 0) return [];
     const { k1, b, delta } = this.options;
     const stored = this.ids.length;
@@ -229,7 +233,11 @@ export class Bm25Index {
           const posting = data[i]!;
           const doc = posting >>> TF_BITS;
           if (live[doc] === 0) continue;
-          if (scores[doc] === 0) touched.push(doc);
+          if (scores[doc] === 0) {
+            // Refused documents stay at 0: the pruned passes below never score them either.
+            if (accept && !accept(this.ids[doc]!)) continue;
+            touched.push(doc);
+          }
           add(doc, posting & TF_MAX);
         }
       } else if (touched.length * Math.log2(df + 1) < df) {

@@ -24,13 +24,22 @@ export function stem(word: string): string {
   return s;
 }
 
+/**
+ * Calls `visit` with each word of `text` as the index reads it (lowercased, apostrophes folded;
+ * words over MAX_WORD left out) and where it stands in `text` (UTF-16 offsets): the one word
+ * pattern that indexing and highlighting share.
+ */
+export function forEachWord(text: string, visit: (word: string, start: number, end: number) => void): void {
+  for (const match of text.matchAll(WORD)) {
+    const w = match[0].toLowerCase().replace(APOSTROPHE, '');
+    if (w.length <= MAX_WORD) visit(w, match.index, match.index + match[0].length);
+  }
+}
+
 /** Lowercased words (apostrophes folded), stop words included. */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const w = match[0].replace(APOSTROPHE, '');
-    if (w.length <= MAX_WORD) out.push(w);
-  }
+  forEachWord(text.toLowerCase(), (w) => out.push(w));
   return out;
 }
 

@@ -45,8 +45,8 @@ export class Bm25Holder {
     return this.index.has(id);
   }
 
-  search(query: string, k: number): LexicalHit[] {
-    return this.index.search(query, k).map((hit) => ({ id: hit.id, score: hit.score }));
+  search(query: string, k: number, accept?: (id: string) => boolean): LexicalHit[] {
+    return this.index.search(query, k, accept).map((hit) => ({ id: hit.id, score: hit.score }));
   }
 
   explain(query: string, ids: readonly string[]): Bm25Explanation {

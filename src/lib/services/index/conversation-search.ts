@@ -4,21 +4,62 @@
  * read deep, then grouped by conversation with snippets and match offsets
  * (core/conversations/browse.ts). Other branches and hidden parts are not indexed, so they are
  * not searched. Kept notes are documents of the same index; their hits are left out here.
+ *
+ * The filters (source, dates, "has decisions") decide which chunks the index may return before it
+ * ranks them, so SEARCH_DEPTH counts passages of conversations that pass: a filtered match never
+ * falls below passages of conversations the filter leaves out.
  */
-import type { ConversationSearchRequest, ConversationSearchResult } from '../../core/api/conversation-search';
-import { rankConversations, type ChunkHit } from '../../core/conversations/browse';
+import type { ConversationFilter, ConversationSearchRequest, ConversationSearchResult } from '../../core/api/conversation-search';
+import { matchesFilter, rankConversations, type ChunkHit } from '../../core/conversations/browse';
 import { queryTerms } from '../../core/conversations/highlight';
+import type { ConversationRecord } from '../../core/records';
 import type { LexicalHit } from '../../core/recall/ports';
-import { decisionConversationIds } from '../../store/conversation-facets';
+import { chunkIdsOf, decisionConversationIds } from '../../store/conversation-facets';
 import { withStoreTimeout } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
 
-/** Chunks read from the index per search: a conversation matching only below this rank is not found. */
+/**
+ * Chunks read from the index per search (after the filter): a conversation matching only below this
+ * rank is not found, and the result says `truncated` (the screen shows "at least N").
+ */
 export const SEARCH_DEPTH = 2_000;
 
 export interface KeywordIndex {
-  search(query: string, k: number): LexicalHit[];
+  /** The best `k` documents `accept` lets through (all documents without it). */
+  search(query: string, k: number, accept?: (id: string) => boolean): LexicalHit[];
   readonly size: number;
+}
+
+const isFiltered = (f: ConversationFilter) => (f.sources?.length ?? 0) > 0 || f.from != null || f.to != null || Boolean(f.hasDecisions);
+
+/**
+ * The filter as a predicate on chunk ids, or null when it lets nothing through. Reads the chunk
+ * keys of whichever side is smaller (by messages): those the filter keeps, or those it leaves out
+ * (kept notes then pass it; they are dropped with the other non-message hits).
+ */
+async function chunkFilter(
+  vault: Vault,
+  filter: ConversationFilter,
+  decided: ReadonlySet<string>,
+): Promise<((id: string) => boolean) | null> {
+  const all = await withStoreTimeout(vault.db.conversations.toArray(), { label: 'reading conversations for the filters' });
+  const passes = (c: ConversationRecord) => c.state === 'visible' && matchesFilter(c, filter, decided);
+  const kept = all.filter(passes);
+  const left = all.filter((c) => !passes(c));
+  if (kept.length === 0) return null;
+  const messages = (rows: ConversationRecord[]) => rows.reduce((n, c) => n + c.messageCount, 0);
+  if (messages(kept) <= messages(left)) {
+    const ids = await chunkIdsOf(
+      vault.db,
+      kept.map((c) => c.id),
+    );
+    return (id) => ids.has(id);
+  }
+  const ids = await chunkIdsOf(
+    vault.db,
+    left.map((c) => c.id),
+  );
+  return (id) => !ids.has(id);
 }
 
 export async function searchConversations(
@@ -27,10 +68,13 @@ export async function searchConversations(
   request: ConversationSearchRequest,
 ): Promise<ConversationSearchResult> {
   const query = request.query.trim();
-  const empty = { hits: [], total: 0, documents: index.size, depth: SEARCH_DEPTH };
+  const empty = { hits: [], total: 0, documents: index.size, depth: SEARCH_DEPTH, truncated: false };
   const terms = queryTerms(query);
   if (terms.size === 0) return empty;
-  const found = index.search(query, SEARCH_DEPTH);
+  const decided = request.filter.hasDecisions ? await decisionConversationIds(vault.db) : new Set<string>();
+  const accept = isFiltered(request.filter) ? await chunkFilter(vault, request.filter, decided) : undefined;
+  if (accept === null) return empty;
+  const found = index.search(query, SEARCH_DEPTH, accept);
   if (found.length === 0) return empty;
   const chunks = await withStoreTimeout(vault.db.chunks.bulkGet(found.map((h) => h.id)), { label: 'reading matched chunks' });
   const hits: ChunkHit[] = [];
@@ -40,10 +84,9 @@ export async function searchConversations(
       hits.push({ conversationId: chunk.conversationId, messageId: chunk.parentId, score: hit.score });
   });
   const conversationIds = [...new Set(hits.map((h) => h.conversationId))];
-  const [conversations, messages, decided] = await Promise.all([
+  const [conversations, messages] = await Promise.all([
     withStoreTimeout(vault.db.conversations.bulkGet(conversationIds), { label: 'reading matched conversations' }),
     withStoreTimeout(vault.db.messages.bulkGet([...new Set(hits.map((h) => h.messageId))]), { label: 'reading matched messages' }),
-    request.filter.hasDecisions ? decisionConversationIds(vault.db) : Promise.resolve(new Set<string>()),
   ]);
   const ranked = rankConversations({
     hits,
@@ -55,5 +98,6 @@ export async function searchConversations(
     sort: request.sort,
     limit: Math.max(1, Math.min(request.limit, 500)),
   });
-  return { ...ranked, documents: index.size, depth: SEARCH_DEPTH };
+  // A full page from the index: more passages may match below it, so `total` is a lower bound.
+  return { ...ranked, documents: index.size, depth: SEARCH_DEPTH, truncated: found.length >= SEARCH_DEPTH };
 }

@@ -23,6 +23,7 @@ export async function readConversationBrowse(
   sort: ConversationSort,
   limit: number,
 ): Promise<ConversationBrowse> {
+  // Reads every conversation on each liveQuery tick: fine at thousands; an index per filter if it ever is not.
   const [rows, decided] = await Promise.all([
     withStoreTimeout(vault.db.conversations.where('state').equals('visible').toArray(), { label: 'listing conversations' }),
     filter.hasDecisions ? decisionConversationIds(vault.db) : Promise.resolve(new Set<string>()),

@@ -63,11 +63,6 @@ export class VaultViews {
     ]).then(([conversations, messages, notes, inbox, imports]) => ({ conversations, messages, notes, inbox, imports }));
   }
 
-  /** Visible conversations, newest first. */
-  conversations(limit: number): Promise<ConversationRecord[]> {
-    return this.vault.conversations.listVisible(limit);
-  }
-
   /** One visible conversation and its messages (null when it is not, or no longer, visible). */
   async conversation(id: string): Promise<{ conversation: ConversationRecord | null; messages: MessageRecord[] }> {
     const conversation = await this.vault.conversations.get(id);
