@@ -85,12 +85,18 @@ if (queries > 0) {
   await post('Profiler.enable');
   await post('Profiler.start');
   const samples: number[] = [];
+  const slowest: { ms: number; prompt: string; items: number; tokens: number }[] = [];
   for (const prompt of sampleQuestions(corpus, queries)) {
     const t = performance.now();
     const outcome = await tools.call('recall', { prompt });
-    samples.push(performance.now() - t);
+    const ms = performance.now() - t;
+    samples.push(ms);
     if (!outcome.ok) throw new Error(outcome.error.message);
+    const value = outcome.value as { items: unknown[]; package: { tokens: number } };
+    slowest.push({ ms, prompt, items: value.items.length, tokens: value.package.tokens });
   }
+  slowest.sort((a, b) => b.ms - a.ms);
+  console.log(`slowest calls: ${JSON.stringify(slowest.slice(0, 8).map((s) => ({ ...s, ms: Math.round(s.ms) })))}`);
   const { profile } = (await post('Profiler.stop')) as { profile: unknown };
   await writeFile('/tmp/engram-mcp-calls.cpuprofile', JSON.stringify(profile));
   samples.sort((a, b) => a - b);
