@@ -23,6 +23,9 @@ const FIRST = "I've decided to prune the courtyard maple in late February with s
 const SECOND = 'I decided to prune the courtyard maple in late February with sharp bypass pruners.';
 
 test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then roll it back from Settings', async ({ page }) => {
+  // A whole journey (import, extraction, keeps, a background sweep, apply, roll-back, two axe runs):
+  // on a 2-core machine under load it ran past the default 60 s with every step answering.
+  test.setTimeout(180_000);
   const importPage = new ImportPage(page);
   await importPage.open();
   await importPage.paste(TRANSCRIPT);
