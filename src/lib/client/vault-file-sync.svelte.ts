@@ -24,6 +24,8 @@ export class SyncFolder {
   private handle: FileSystemDirectoryHandle | null = null;
   private passphrase: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** Syncs started in this session: only the latest one's outcome is shown. */
+  private runs = 0;
 
   constructor(private readonly runSync: RunSync) {}
 
@@ -46,7 +48,10 @@ export class SyncFolder {
   async startup(): Promise<void> {
     if (!this.supported) return;
     await this.load();
-    if (this.handle && this.permission === 'granted' && !this.locked) await this.syncNow(this.intervalMinutes !== null, true);
+    // The start-up sync runs after the first screen (up to seconds later): when the person has
+    // already synced by then, it has nothing to add, and its note would replace theirs.
+    if (this.handle && this.permission === 'granted' && !this.locked && this.runs === 0)
+      await this.syncNow(this.intervalMinutes !== null, true);
     this.schedule();
   }
 
@@ -104,9 +109,11 @@ export class SyncFolder {
   /** `background`: started by the app (start, schedule), not a click: skipped quietly when busy. */
   async syncNow(write = true, background = false): Promise<void> {
     if (!this.handle || this.permission !== 'granted' || this.locked) return;
+    const run = ++this.runs;
     const result = await this.runSync(this.handle, { write, passphrase: this.passphrase ?? undefined }, background);
     if (!result) return;
     this.lastSyncAt = Date.now();
+    if (run !== this.runs) return; // a later sync's outcome is the one to show
     const merged = result.merged ? (result.merged.unchanged ? 'merged a file that held nothing new' : 'merged a newer file') : null;
     const written = result.written ? 'wrote the vault file' : null;
     this.lastNote = [merged, written].filter(Boolean).join(' and ') || result.note;

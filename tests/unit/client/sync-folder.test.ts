@@ -1,0 +1,73 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { SyncRequest, SyncResult } from '../../../src/lib/core/api/vault-file';
+
+// The sync folder's browser pieces, as a Chromium page with a granted folder has them.
+const settings: Record<string, unknown> = { 'vault.syncFolder': { kind: 'directory', name: 'engram-sync' } };
+vi.mock('../../../src/lib/store/views/vault-views', () => ({
+  vaultViews: () => Promise.resolve({ setting: (key: string) => Promise.resolve(settings[key] ?? null) }),
+}));
+vi.mock('../../../src/lib/client/vault-file-folder', () => ({
+  folderSyncSupported: () => true,
+  folderPermission: () => Promise.resolve('granted'),
+  isFolderHandle: (value: unknown) => typeof value === 'object' && value !== null,
+  pickFolder: () => Promise.resolve(null),
+}));
+vi.mock('../../../src/lib/client/vault-worker', () => ({ vaultWorker: () => ({ call: () => Promise.resolve(undefined) }) }));
+
+const { SyncFolder } = await import('../../../src/lib/client/vault-file-sync.svelte');
+
+const WROTE: SyncResult = { merged: null, written: { bytes: 1 } as unknown as SyncResult['written'], note: null };
+const SAME: SyncResult = { merged: null, written: null, note: 'The folder holds the same file as the last one merged or written here.' };
+
+/** A worker whose syncs the test answers by hand, in any order. */
+function deferredSyncs() {
+  const calls: { request: SyncRequest; background: boolean; answer: (result: SyncResult) => void }[] = [];
+  const run = (_folder: FileSystemDirectoryHandle, request: SyncRequest, background: boolean) =>
+    new Promise<SyncResult | undefined>((answer) => calls.push({ request, background, answer }));
+  return { run, calls };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the sync folder', () => {
+  it('skips the start-up sync when the person synced before it came (their outcome stays on screen)', async () => {
+    const { run, calls } = deferredSyncs();
+    const folder = new SyncFolder(run);
+    await folder.load();
+    const click = folder.syncNow(true);
+    await settle();
+    calls[0]!.answer(WROTE);
+    await click;
+    expect(folder.lastNote).toBe('wrote the vault file');
+    await folder.startup();
+    expect(calls).toHaveLength(1);
+    expect(folder.lastNote).toBe('wrote the vault file');
+  });
+
+  it('shows the outcome of the latest sync started, whichever finishes last', async () => {
+    const { run, calls } = deferredSyncs();
+    const folder = new SyncFolder(run);
+    await folder.load();
+    const background = folder.syncNow(false, true);
+    const click = folder.syncNow(true);
+    await settle();
+    expect(calls.map((c) => c.background)).toEqual([true, false]);
+    calls[1]!.answer(WROTE);
+    await click;
+    calls[0]!.answer(SAME);
+    await background;
+    expect(folder.lastNote).toBe('wrote the vault file');
+    expect(folder.lastSyncAt).not.toBeNull();
+  });
+
+  it('runs the start-up sync when nothing synced before (it reads without writing unless a schedule is set)', async () => {
+    const { run, calls } = deferredSyncs();
+    const folder = new SyncFolder(run);
+    const started = folder.startup();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ background: true, request: { write: false } });
+    calls[0]!.answer(SAME);
+    await started;
+    expect(folder.lastNote).toBe(SAME.note);
+  });
+});
