@@ -168,17 +168,15 @@ export async function discardCandidates(vault: Vault, ids: readonly string[], no
   return applyNoteChanges(vault, changes, { actor: 'user', now });
 }
 
-/** Undoes the changes of one action, newest first, each restoring the exact prior state. */
+/**
+ * Undoes the changes of one action, newest first, each restoring the exact prior state, in one
+ * transaction: when a note changed since (a split piece kept since), nothing is undone.
+ */
 export async function undoChanges(vault: Vault, historyIds: readonly string[], now: number): Promise<ActionOutcome> {
-  const undone: string[] = [];
-  const noteIds = new Set<string>();
-  for (const id of [...historyIds].reverse()) {
-    const entry = await vault.notes.undo(id, now);
-    undone.push(entry.id);
-    noteIds.add(entry.recordId);
-  }
-  await queueIndex(vault, [...noteIds], now);
-  return { historyIds: undone, noteIds: [...noteIds] };
+  const entries = await vault.notes.undoAll([...historyIds].reverse(), now);
+  const noteIds = [...new Set(entries.map((e) => e.recordId))];
+  await queueIndex(vault, noteIds, now);
+  return { historyIds: entries.map((e) => e.id), noteIds };
 }
 
 /**

@@ -136,16 +136,28 @@ describe('the quality gate where keeps are written', () => {
       expect(p.sourceMessageIds).toEqual(note.sourceMessageIds);
     }
     expect((await v.db.notes.get(note.id))?.status).toBe('discarded');
-    expect(outcome.historyIds).toHaveLength(3);
+    // One history entry per record the split wrote, so undo can reverse each.
+    const entries = await v.db.history.bulkGet(outcome.historyIds.slice());
+    expect(entries.map((h) => h?.recordId).sort()).toEqual([note.id, ...pieces.map((p) => p.id)].sort());
+    expect(entries.map((h) => h?.action)).toEqual(['split', 'split', 'split']);
     expect((await queuedNoteIds(v)).sort()).toEqual([note.id, ...pieces.map((p) => p.id)].sort());
     // Each piece can be kept as it is.
-    await keepCandidates(v, [{ id: pieces[0]!.id }], T + 4);
-    await undoChanges(v, outcome.historyIds, T + 5);
+    const keep = await keepCandidates(v, [{ id: pieces[0]!.id }], T + 4);
+    // Undoing the split now would delete the piece kept since: refused, and none of it applied.
+    await expect(undoChanges(v, outcome.historyIds, T + 5)).rejects.toMatchObject({ code: 'store/conflict' });
+    expect((await v.db.notes.get(pieces[0]!.id))?.status).toBe('kept');
+    expect((await v.db.notes.get(pieces[1]!.id))?.status).toBe('provisional');
+    expect((await v.db.notes.get(note.id))?.status).toBe('discarded');
+    expect(await v.db.tombstones.get(['notes', pieces[0]!.id])).toBeUndefined();
+    // Undoing the later keep first, the split undoes: the original is back, both pieces gone.
+    await undoChanges(v, keep.historyIds, T + 6);
+    await undoChanges(v, outcome.historyIds, T + 7);
     expect(withoutStamp(await v.db.notes.get(note.id))).toEqual(withoutStamp(before));
+    expect(await v.db.notes.get(pieces[0]!.id)).toBeUndefined();
     expect(await v.db.notes.get(pieces[1]!.id)).toBeUndefined();
     // A single claim cannot be split; a note no longer in the Inbox neither.
-    await expect(splitCandidate(v, others[0]!.id, T + 6)).rejects.toMatchObject({ code: 'input/invalid' });
-    await expect(splitCandidate(v, pieces[1]!.id, T + 7)).rejects.toMatchObject({ code: 'store/not-found' });
+    await expect(splitCandidate(v, others[0]!.id, T + 8)).rejects.toMatchObject({ code: 'input/invalid' });
+    await expect(splitCandidate(v, pieces[1]!.id, T + 9)).rejects.toMatchObject({ code: 'store/not-found' });
   });
 });
 
