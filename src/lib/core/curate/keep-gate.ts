@@ -2,6 +2,7 @@ import { candidateNote } from '../extract/candidate-note';
 import { splitClaims } from '../extract/unit-text';
 import { EXTRACTOR_VERSION } from '../extract/version';
 import type { NoteRecord } from '../records';
+import { hashBasis } from '../text/normalize';
 import type { NoteChange } from './changes';
 import { detectConflict } from './contradiction';
 import { qualityFlags, type QualityFlag } from './quality-gate';
@@ -26,13 +27,22 @@ export interface KeepIntent {
 type Gated = Pick<NoteRecord, 'text' | 'flags' | 'review'>;
 
 /**
+ * Whether the keep edits the text: only when the dedup hash basis differs (core/text/normalize),
+ * so a full stop, a capital or spacing does not count as an edit (it would lift a model-found
+ * contradiction without changing what the note says).
+ */
+export function isRealEdit(note: Pick<NoteRecord, 'text'>, intent: KeepIntent): boolean {
+  return intent.text !== undefined && hashBasis(intent.text) !== hashBasis(note.text);
+}
+
+/**
  * The blocking flags that stop this keep. Unedited: the flags the Inbox shows (stored at
- * extraction). Edited: the text flags are read again from the new text, and a contradiction holds
- * while the rules still find the new text in conflict with the older note (an LLM-found conflict
- * is lifted by any edit: the rules cannot re-check it).
+ * extraction). Edited (isRealEdit): the text flags are read again from the new text, and a
+ * contradiction holds while the rules still find the new text in conflict with the older note (an
+ * LLM-found conflict is lifted by a real edit: the rules cannot re-check it).
  */
 export function keepBlocks(note: Gated, intent: KeepIntent = {}): QualityFlag[] {
-  const edited = intent.text !== undefined && intent.text.trim() !== note.text;
+  const edited = isRealEdit(note, intent);
   const text = edited ? intent.text!.trim() : note.text;
   const out = new Set<QualityFlag>();
   const textFlags = edited ? qualityFlags(text) : note.flags;
