@@ -2,7 +2,7 @@ import { indexUpdateJob } from '../core/api/index-api';
 import type { ActionOutcome, KeepRequest } from '../core/api/vault-api';
 import { historyFor, type NoteChange } from '../core/curate/changes';
 import { liftHold } from '../core/curate/held';
-import { claimPieces, keepBlocks, splitChanges } from '../core/curate/keep-gate';
+import { claimPieces, keepBlocks, settledKeep, splitChanges } from '../core/curate/keep-gate';
 import { discardedNote, keptNote } from '../core/extract/candidate-note';
 import { fail } from '../core/errors';
 import { newId } from '../core/ids';
@@ -126,7 +126,8 @@ export async function keepCandidates(vault: Vault, requests: readonly KeepReques
     const text = edits.get(note.id);
     if (text !== undefined && text.length === 0) fail('input/invalid', 'An engram needs some text: discard it instead.');
     const hash = text !== undefined && text !== note.text ? await contentHash(text) : undefined;
-    const kept = keptNote(note, { now, text, contentHash: hash });
+    const intent = { text, replaces: replacing.has(note.id) };
+    const kept = settledKeep(note, intent, keptNote(note, { now, text, contentHash: hash }));
     // A person keeping it is what lets a candidate from a flagged message in (core/curate/held.ts).
     const after = { ...kept, flags: liftHold(kept.flags) };
     const edited = after.text !== note.text;

@@ -197,6 +197,30 @@ describe('supersession and the cleaning sweep', () => {
     expect(withoutStamp(await v.db.notes.get(newer.id))).toEqual(withoutStamp(beforeNewer));
   });
 
+  it('a contradiction edited away is kept as a plain addition: no flag, no supersession for the sweep', async () => {
+    const { v, notes } = await withCandidates("User: I've decided we will use Postgres for the garden database.\nAssistant: Fine.");
+    const older = notes.find((n) => n.category === 'Decisions')!;
+    await keepCandidates(v, [{ id: older.id }], T + 100);
+    const [id2] = await importText(
+      v,
+      "User: I've decided we will not use Postgres for the garden database.\nAssistant: Noted.",
+      'second.txt',
+    );
+    const { notes: later } = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id2!);
+    const newer = later.find((n) => n.category === 'Decisions')!;
+    expect(newer.flags).toContain('contradicts');
+    // The person edits it into something that no longer conflicts: the gate lets it through.
+    await keepCandidates(v, [{ id: newer.id, text: 'The garden database needs a nightly backup.' }], T + 200);
+    const kept = (await v.db.notes.get(newer.id))!;
+    expect(kept.status).toBe('kept');
+    expect(kept.flags).not.toContain('contradicts');
+    expect(kept.review?.proposal).toEqual({ action: 'add' });
+    const input = sweepInputFrom(await v.db.notes.toArray(), T + 300);
+    expect(input.acceptedSupersessions).toEqual([]);
+    expect(planSweep(input).filter((p) => p.type === 'supersede')).toEqual([]);
+    expect((await v.db.notes.get(older.id))?.status).toBe('kept');
+  });
+
   it('a stale proposal is refused rather than overwriting a newer change', async () => {
     const { v, notes } = await withCandidates();
     await keepCandidates(v, [{ id: notes[0]!.id }], T + 1);

@@ -55,6 +55,20 @@ export function keepBlocks(note: Gated, intent: KeepIntent = {}): QualityFlag[] 
   return BLOCKING_FLAGS.filter((f) => out.has(f));
 }
 
+/**
+ * The kept record of a keep the gate let through. A contradiction the person edited away (a real
+ * edit, not "keep, replacing the older") is no longer one: the record loses the flag and its
+ * supersede proposal, which the sweep would otherwise read as an accepted supersession and
+ * propose archiving the older note (sweep-input.ts, acceptedSupersessions).
+ */
+export function settledKeep(note: Gated, intent: KeepIntent, kept: NoteRecord): NoteRecord {
+  const lifted =
+    note.flags.includes('contradicts') && !intent.replaces && isRealEdit(note, intent) && !keepBlocks(note, intent).includes('contradicts');
+  if (!lifted) return kept;
+  const flags = kept.flags.filter((f) => f !== 'contradicts');
+  return kept.review ? { ...kept, flags, review: { ...kept.review, proposal: { action: 'add' } } } : { ...kept, flags };
+}
+
 export function isKeepBlocked(note: Gated, intent: KeepIntent = {}): boolean {
   return keepBlocks(note, intent).length > 0;
 }
