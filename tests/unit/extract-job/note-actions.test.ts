@@ -5,11 +5,12 @@ import { inDefaultRetrieval } from '../../../src/lib/core/curate/provenance';
 import { planSweep } from '../../../src/lib/core/curate/sweep';
 import { sweepInputFrom } from '../../../src/lib/core/curate/sweep-input';
 import { candidateFlags } from '../../../src/lib/core/extract/candidate-note';
-import type { NoteRecord } from '../../../src/lib/core/records';
+import type { NoteRecord, ProposalRecord } from '../../../src/lib/core/records';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { applyNoteChanges, discardCandidates, keepCandidates, splitCandidate, undoChanges } from '../../../src/lib/store/note-actions';
 import type { Vault } from '../../../src/lib/store/vault';
 import { readCandidates } from '../../../src/lib/services/index/candidates';
+import { CurationService } from '../../../src/lib/services/notes/curation-service';
 import { isIndexedNote } from '../../../src/lib/services/index/documents';
 import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { freshVault, GARDEN_TRANSCRIPT, importText } from './helpers';
@@ -119,6 +120,42 @@ describe('the quality gate where keeps are written', () => {
     // Edited to one claim, it is kept.
     await keepCandidates(v, [{ id: note.id, text: 'We will move the launch to March.' }], T + 2);
     expect((await v.db.notes.get(note.id))?.status).toBe('kept');
+  });
+
+  it('a stored promote proposal (from an earlier sweep or another device) cannot keep a blocked candidate', async () => {
+    const { v, note, others } = await multiClaim();
+    const promote = (target: NoteRecord, id: string): ProposalRecord => ({
+      id,
+      sweepId: 'sweep-old',
+      createdAt: T,
+      status: 'pending',
+      type: 'promote',
+      noteIds: [target.id],
+      reasons: ['Copied into packages often.'],
+      needsConfirmation: false,
+      changes: [{ recordId: target.id, action: 'promote', why: 'test', before: target, after: { ...target, status: 'kept', keptAt: T } }],
+      key: `promote:${target.id}`,
+      decidedAt: null,
+      historyIds: [],
+      checkpointId: null,
+    });
+    const clean = (await v.db.notes.get(others[0]!.id))!;
+    await v.db.proposals.bulkPut([promote(note, 'prop_blocked'), promote(clean, 'prop_clean')]);
+    const curation = new CurationService(async () => v, { now: () => T + 1 });
+    await expect(curation.applyProposal('prop_blocked', false)).rejects.toMatchObject({
+      code: 'curate/gate-refused',
+      detail: { blocked: [{ id: note.id, flags: ['several-claims'] }] },
+    });
+    expect((await v.db.notes.get(note.id))?.status).toBe('provisional');
+    expect((await v.db.proposals.get('prop_blocked'))?.status).toBe('pending');
+    // Applying all promotions skips the blocked one (left pending) and applies the rest.
+    expect(await curation.applyAllProposals('promote')).toMatchObject({ applied: 1, conflicts: 1 });
+    expect((await v.db.notes.get(note.id))?.status).toBe('provisional');
+    expect((await v.db.notes.get(clean.id))?.status).toBe('kept');
+    // Nor can a change applied directly through the notes API.
+    await expect(applyNoteChanges(v, promote(note, 'x').changes, { actor: 'curator', now: T + 2 })).rejects.toMatchObject({
+      code: 'curate/gate-refused',
+    });
   });
 
   it('split writes one candidate per claim with the provenance, retires the original, and undo restores it', async () => {
