@@ -183,7 +183,8 @@ export class InboxController {
     const skippedText = `skipped ${skipped} flagged (split or edit ${skipped === 1 ? 'it' : 'them'} first)`;
     const label = requests.length > 1 ? `Kept ${requests.length} notes` : 'Kept';
     const kept = requests.length > 0 ? await this.keep(requests, skipped > 0 ? `${label}, ${skippedText}` : label) : false;
-    if (skipped > 0) this.notice = requests.length > 0 ? `Kept ${requests.length}; ${skippedText}.` : `Kept none: ${skippedText}.`;
+    // Say what happened: a keep that failed or was refused kept none (its error is shown by the handler).
+    if (skipped > 0) this.notice = kept ? `Kept ${requests.length}; ${skippedText}.` : `Kept none: ${skippedText}.`;
     return kept;
   }
 

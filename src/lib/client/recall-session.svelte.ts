@@ -47,7 +47,11 @@ export class RecallSession {
   appendPrompt = $state(false);
   flaggedLines = $state<FlaggedLinePolicy>('drop');
   pinned = $state<string[]>([]);
-  /** Note pins written from this screen (the note itself, in the vault), shown until the answer carries them. */
+  /**
+   * Note pins written from this screen (the note itself, in the vault), shown until an answer
+   * carries the same state for the note; from then on the answer's record decides (an unpin from
+   * another tab shows). A cached answer from before the write does not drop it.
+   */
   notePins = $state<Record<string, boolean>>({});
   notePinBusy = $state(false);
   dropped = $state<string[]>([]);
@@ -77,6 +81,13 @@ export class RecallSession {
   /** Whether a kept note on screen is pinned in the vault (this screen's own pins first). */
   isNotePinned(record: { id: string; notePinned?: boolean }): boolean {
     return this.notePins[record.id] ?? record.notePinned === true;
+  }
+
+  /** Drops the overrides the answer agrees with: its records now say the same. */
+  private settleNotePins(answer: RecallAnswer): void {
+    if (Object.keys(this.notePins).length === 0) return;
+    const agreed = answer.result.items.filter((i) => this.notePins[i.record.id] === (i.record.notePinned === true)).map((i) => i.record.id);
+    if (agreed.length > 0) this.notePins = Object.fromEntries(Object.entries(this.notePins).filter(([id]) => !agreed.includes(id)));
   }
 
   /**
@@ -171,6 +182,7 @@ export class RecallSession {
       const response = await this.backend.recall(request);
       if (response.stale || requestId !== this.seq) return;
       this.answer = response;
+      this.settleNotePins(response);
       this.error = null;
       this.copy = { state: 'idle', message: null };
     } catch (thrown) {

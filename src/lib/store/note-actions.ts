@@ -2,7 +2,7 @@ import { indexUpdateJob } from '../core/api/index-api';
 import type { ActionOutcome, KeepRequest } from '../core/api/vault-api';
 import { historyFor, type NoteChange } from '../core/curate/changes';
 import { liftHold } from '../core/curate/held';
-import { claimPieces, keepBlocks, splitChanges } from '../core/curate/keep-gate';
+import { claimPieces, keepBlocks, settledKeep, splitChanges, type KeepIntent } from '../core/curate/keep-gate';
 import { discardedNote, keptNote } from '../core/extract/candidate-note';
 import { fail } from '../core/errors';
 import { newId } from '../core/ids';
@@ -31,6 +31,26 @@ export interface ApplyOptions {
   checkpoint?: { reason: CheckpointReason; label: string; key: string };
   /** The stored sweep proposal these changes carry out: marked applied in the same transaction. */
   proposalId?: string;
+  /** What the person asked for each candidate they keep (an edit, keeping as replacing), for the gate. */
+  keeps?: ReadonlyMap<string, KeepIntent>;
+}
+
+/**
+ * The quality gate where every keep is written, whoever asks: a stored promote proposal (from an
+ * earlier sweep, or merged from another device) or a change applied through the notes API cannot
+ * keep a blocked candidate as it is any more than the Inbox can.
+ */
+function gateKeep(current: NoteRecord | null, after: NoteRecord | null, intent: KeepIntent | undefined): void {
+  if (current?.status !== 'provisional' || after?.status !== 'kept') return;
+  const flags = keepBlocks(current, intent ?? { text: after.text });
+  if (flags.length === 0) return;
+  fail(
+    'curate/gate-refused',
+    `That candidate cannot be kept as it is (${flags.join(', ')}): split it into its claims or edit it in the Inbox.`,
+    {
+      blocked: [{ id: current.id, flags }],
+    },
+  );
 }
 
 /** Writes `changes` (after = null deletes, with a tombstone) and one history entry each, in one transaction. */
@@ -52,6 +72,7 @@ export async function applyNoteChanges(vault: Vault, proposed: readonly NoteChan
         if ((current?.hlc ?? null) !== (change.before?.hlc ?? null)) {
           fail('store/conflict', 'The note changed since this was proposed; look at it again.', { id: change.recordId });
         }
+        gateKeep(current, change.after, options.keeps?.get(change.recordId));
         if (writer) await writer.log('notes', change.recordId, current);
         if (change.after) {
           const after: NoteRecord = { ...change.after, hlc: vault.clock.stamp() };
@@ -122,11 +143,14 @@ export async function keepCandidates(vault: Vault, requests: readonly KeepReques
     );
   }
   const changes: NoteChange[] = [];
+  const keeps = new Map<string, KeepIntent>();
   for (const note of notes) {
     const text = edits.get(note.id);
     if (text !== undefined && text.length === 0) fail('input/invalid', 'An engram needs some text: discard it instead.');
     const hash = text !== undefined && text !== note.text ? await contentHash(text) : undefined;
-    const kept = keptNote(note, { now, text, contentHash: hash });
+    const intent = { text, replaces: replacing.has(note.id) };
+    keeps.set(note.id, intent);
+    const kept = settledKeep(note, intent, keptNote(note, { now, text, contentHash: hash }));
     // A person keeping it is what lets a candidate from a flagged message in (core/curate/held.ts).
     const after = { ...kept, flags: liftHold(kept.flags) };
     const edited = after.text !== note.text;
@@ -138,7 +162,7 @@ export async function keepCandidates(vault: Vault, requests: readonly KeepReques
       after,
     });
   }
-  return applyNoteChanges(vault, changes, { actor: 'user', now });
+  return applyNoteChanges(vault, changes, { actor: 'user', now, keeps });
 }
 
 /**
@@ -168,17 +192,15 @@ export async function discardCandidates(vault: Vault, ids: readonly string[], no
   return applyNoteChanges(vault, changes, { actor: 'user', now });
 }
 
-/** Undoes the changes of one action, newest first, each restoring the exact prior state. */
+/**
+ * Undoes the changes of one action, newest first, each restoring the exact prior state, in one
+ * transaction: when a note changed since (a split piece kept since), nothing is undone.
+ */
 export async function undoChanges(vault: Vault, historyIds: readonly string[], now: number): Promise<ActionOutcome> {
-  const undone: string[] = [];
-  const noteIds = new Set<string>();
-  for (const id of [...historyIds].reverse()) {
-    const entry = await vault.notes.undo(id, now);
-    undone.push(entry.id);
-    noteIds.add(entry.recordId);
-  }
-  await queueIndex(vault, [...noteIds], now);
-  return { historyIds: undone, noteIds: [...noteIds] };
+  const entries = await vault.notes.undoAll([...historyIds].reverse(), now);
+  const noteIds = [...new Set(entries.map((e) => e.recordId))];
+  await queueIndex(vault, noteIds, now);
+  return { historyIds: entries.map((e) => e.id), noteIds };
 }
 
 /**

@@ -193,6 +193,9 @@ export class VectorIndex {
 
   /** Adds entries (a record already present is replaced: old label deleted, new label added). */
   add(entries: readonly VectorEntry[]): number[] {
+    if (entries.length === 0) return [];
+    // Before any label is taken: a deferred index that is not loaded refuses the whole batch.
+    const graph = this.hnsw;
     this.ensureCapacity(this.slots + entries.length);
     return entries.map((entry) => {
       if (entry.vector.length !== this.dims) {
@@ -202,7 +205,7 @@ export class VectorIndex {
       }
       this.remove(entry.recordId);
       const label = this.nextLabel++;
-      this.hnsw.addPoint(entry.vector, label, false);
+      graph.addPoint(entry.vector, label, false);
       this.remember(label, entry.recordId, hashPrefix(entry.contentHash));
       return label;
     });

@@ -79,6 +79,23 @@ describe('the quality gate decides (keep-gate)', () => {
     expect(keepBlocks(candidate(TWO_CLAIMS, { flags: ['several-claims', 'contradicts'] }), { replaces: true })).toEqual(['several-claims']);
   });
 
+  it('a model-found contradiction is lifted by a real edit, not by punctuation, case or spacing', () => {
+    // The rules see no conflict between these two; the model did.
+    const text = 'The garden database moves to SQLite.';
+    const note = candidate(text, {
+      flags: ['contradicts'],
+      review: {
+        ...contradicting().review!,
+        proposal: { action: 'supersede', targetId: 'note_old', targetText: OLDER, checkedBy: 'llm', reason: 'a different database' },
+      },
+    });
+    expect(keepBlocks(note)).toEqual(['contradicts']);
+    for (const same of ['The garden database moves to SQLite', '  the garden database   moves to SQLite!  ', `${text}.`]) {
+      expect(keepBlocks(note, { text: same })).toEqual(['contradicts']);
+    }
+    expect(keepBlocks(note, { text: 'The garden database needs a nightly backup.' })).toEqual([]);
+  });
+
   it('splits into the claims the flag counted, each with the original provenance, and retires the original', () => {
     const note = candidate(TWO_CLAIMS, { flags: [...qualityFlags(TWO_CLAIMS), 'repaired:trim', 'held'] });
     const texts = claimPieces(note.text);

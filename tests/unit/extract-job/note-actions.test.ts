@@ -5,11 +5,12 @@ import { inDefaultRetrieval } from '../../../src/lib/core/curate/provenance';
 import { planSweep } from '../../../src/lib/core/curate/sweep';
 import { sweepInputFrom } from '../../../src/lib/core/curate/sweep-input';
 import { candidateFlags } from '../../../src/lib/core/extract/candidate-note';
-import type { NoteRecord } from '../../../src/lib/core/records';
+import type { NoteRecord, ProposalRecord } from '../../../src/lib/core/records';
 import { contentHash } from '../../../src/lib/core/text/normalize';
 import { applyNoteChanges, discardCandidates, keepCandidates, splitCandidate, undoChanges } from '../../../src/lib/store/note-actions';
 import type { Vault } from '../../../src/lib/store/vault';
 import { readCandidates } from '../../../src/lib/services/index/candidates';
+import { CurationService } from '../../../src/lib/services/notes/curation-service';
 import { isIndexedNote } from '../../../src/lib/services/index/documents';
 import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { freshVault, GARDEN_TRANSCRIPT, importText } from './helpers';
@@ -121,6 +122,42 @@ describe('the quality gate where keeps are written', () => {
     expect((await v.db.notes.get(note.id))?.status).toBe('kept');
   });
 
+  it('a stored promote proposal (from an earlier sweep or another device) cannot keep a blocked candidate', async () => {
+    const { v, note, others } = await multiClaim();
+    const promote = (target: NoteRecord, id: string): ProposalRecord => ({
+      id,
+      sweepId: 'sweep-old',
+      createdAt: T,
+      status: 'pending',
+      type: 'promote',
+      noteIds: [target.id],
+      reasons: ['Copied into packages often.'],
+      needsConfirmation: false,
+      changes: [{ recordId: target.id, action: 'promote', why: 'test', before: target, after: { ...target, status: 'kept', keptAt: T } }],
+      key: `promote:${target.id}`,
+      decidedAt: null,
+      historyIds: [],
+      checkpointId: null,
+    });
+    const clean = (await v.db.notes.get(others[0]!.id))!;
+    await v.db.proposals.bulkPut([promote(note, 'prop_blocked'), promote(clean, 'prop_clean')]);
+    const curation = new CurationService(async () => v, { now: () => T + 1 });
+    await expect(curation.applyProposal('prop_blocked', false)).rejects.toMatchObject({
+      code: 'curate/gate-refused',
+      detail: { blocked: [{ id: note.id, flags: ['several-claims'] }] },
+    });
+    expect((await v.db.notes.get(note.id))?.status).toBe('provisional');
+    expect((await v.db.proposals.get('prop_blocked'))?.status).toBe('pending');
+    // Applying all promotions skips the blocked one (left pending) and applies the rest.
+    expect(await curation.applyAllProposals('promote')).toMatchObject({ applied: 1, conflicts: 1 });
+    expect((await v.db.notes.get(note.id))?.status).toBe('provisional');
+    expect((await v.db.notes.get(clean.id))?.status).toBe('kept');
+    // Nor can a change applied directly through the notes API.
+    await expect(applyNoteChanges(v, promote(note, 'x').changes, { actor: 'curator', now: T + 2 })).rejects.toMatchObject({
+      code: 'curate/gate-refused',
+    });
+  });
+
   it('split writes one candidate per claim with the provenance, retires the original, and undo restores it', async () => {
     const { v, note, others } = await multiClaim();
     const before = await v.db.notes.get(note.id);
@@ -136,16 +173,28 @@ describe('the quality gate where keeps are written', () => {
       expect(p.sourceMessageIds).toEqual(note.sourceMessageIds);
     }
     expect((await v.db.notes.get(note.id))?.status).toBe('discarded');
-    expect(outcome.historyIds).toHaveLength(3);
+    // One history entry per record the split wrote, so undo can reverse each.
+    const entries = await v.db.history.bulkGet(outcome.historyIds.slice());
+    expect(entries.map((h) => h?.recordId).sort()).toEqual([note.id, ...pieces.map((p) => p.id)].sort());
+    expect(entries.map((h) => h?.action)).toEqual(['split', 'split', 'split']);
     expect((await queuedNoteIds(v)).sort()).toEqual([note.id, ...pieces.map((p) => p.id)].sort());
     // Each piece can be kept as it is.
-    await keepCandidates(v, [{ id: pieces[0]!.id }], T + 4);
-    await undoChanges(v, outcome.historyIds, T + 5);
+    const keep = await keepCandidates(v, [{ id: pieces[0]!.id }], T + 4);
+    // Undoing the split now would delete the piece kept since: refused, and none of it applied.
+    await expect(undoChanges(v, outcome.historyIds, T + 5)).rejects.toMatchObject({ code: 'store/conflict' });
+    expect((await v.db.notes.get(pieces[0]!.id))?.status).toBe('kept');
+    expect((await v.db.notes.get(pieces[1]!.id))?.status).toBe('provisional');
+    expect((await v.db.notes.get(note.id))?.status).toBe('discarded');
+    expect(await v.db.tombstones.get(['notes', pieces[0]!.id])).toBeUndefined();
+    // Undoing the later keep first, the split undoes: the original is back, both pieces gone.
+    await undoChanges(v, keep.historyIds, T + 6);
+    await undoChanges(v, outcome.historyIds, T + 7);
     expect(withoutStamp(await v.db.notes.get(note.id))).toEqual(withoutStamp(before));
+    expect(await v.db.notes.get(pieces[0]!.id)).toBeUndefined();
     expect(await v.db.notes.get(pieces[1]!.id)).toBeUndefined();
     // A single claim cannot be split; a note no longer in the Inbox neither.
-    await expect(splitCandidate(v, others[0]!.id, T + 6)).rejects.toMatchObject({ code: 'input/invalid' });
-    await expect(splitCandidate(v, pieces[1]!.id, T + 7)).rejects.toMatchObject({ code: 'store/not-found' });
+    await expect(splitCandidate(v, others[0]!.id, T + 8)).rejects.toMatchObject({ code: 'input/invalid' });
+    await expect(splitCandidate(v, pieces[1]!.id, T + 9)).rejects.toMatchObject({ code: 'store/not-found' });
   });
 });
 
@@ -183,6 +232,30 @@ describe('supersession and the cleaning sweep', () => {
     await undoChanges(v, applied.historyIds, T + 400);
     expect(withoutStamp(await v.db.notes.get(older.id))).toEqual(withoutStamp(beforeOlder));
     expect(withoutStamp(await v.db.notes.get(newer.id))).toEqual(withoutStamp(beforeNewer));
+  });
+
+  it('a contradiction edited away is kept as a plain addition: no flag, no supersession for the sweep', async () => {
+    const { v, notes } = await withCandidates("User: I've decided we will use Postgres for the garden database.\nAssistant: Fine.");
+    const older = notes.find((n) => n.category === 'Decisions')!;
+    await keepCandidates(v, [{ id: older.id }], T + 100);
+    const [id2] = await importText(
+      v,
+      "User: I've decided we will not use Postgres for the garden database.\nAssistant: Noted.",
+      'second.txt',
+    );
+    const { notes: later } = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id2!);
+    const newer = later.find((n) => n.category === 'Decisions')!;
+    expect(newer.flags).toContain('contradicts');
+    // The person edits it into something that no longer conflicts: the gate lets it through.
+    await keepCandidates(v, [{ id: newer.id, text: 'The garden database needs a nightly backup.' }], T + 200);
+    const kept = (await v.db.notes.get(newer.id))!;
+    expect(kept.status).toBe('kept');
+    expect(kept.flags).not.toContain('contradicts');
+    expect(kept.review?.proposal).toEqual({ action: 'add' });
+    const input = sweepInputFrom(await v.db.notes.toArray(), T + 300);
+    expect(input.acceptedSupersessions).toEqual([]);
+    expect(planSweep(input).filter((p) => p.type === 'supersede')).toEqual([]);
+    expect((await v.db.notes.get(older.id))?.status).toBe('kept');
   });
 
   it('a stale proposal is refused rather than overwriting a newer change', async () => {

@@ -63,7 +63,8 @@ describe('VectorIndex', () => {
     expect(index.capacity).toBeGreaterThanOrEqual(40);
     expect(index.params.ef).toBe(64);
     const list = entries(40);
-    index.add(list);
+    // The refused add took no label: the first one after load is 0.
+    expect(index.add(list)).toEqual(list.map((_, i) => i));
     expect(index.search(list[7]!.vector, 1)[0]!.recordId).toBe('rec-7');
   });
 

@@ -70,7 +70,10 @@ export interface ProposalOutcome extends ActionOutcome {
 
 export interface BulkOutcome {
   applied: number;
-  /** Proposals whose notes changed since the sweep (left pending: the next sweep renews them). */
+  /**
+   * Proposals whose notes changed since the sweep, or that would keep a candidate the quality gate
+   * blocks (left pending: the next sweep renews or drops them).
+   */
   conflicts: number;
   checkpointId: string | null;
 }

@@ -1,4 +1,5 @@
 import type { HistoryActor, HistoryRecord, NoteRecord } from '../records';
+import { canonicalJson } from '../vaultfile/canonical-json';
 
 /**
  * Every curation step is data: the note before and after (null for a creation or a deletion),
@@ -56,4 +57,15 @@ export function applyChanges(
     else next.delete(change.recordId);
   }
   return { ok: true, notes: next };
+}
+
+/**
+ * Whether a note is still as a change left it (`after`, null for a deletion), so undoing that
+ * change loses nothing written since. The same stamp says so; so does the same content under a
+ * newer stamp, which is what undoing a later change leaves (undo restores with a fresh stamp).
+ */
+export function isAsLeft(current: NoteRecord | null, after: NoteRecord | null): boolean {
+  if (current === null || after === null) return current === after;
+  if (current.hlc === after.hlc) return true;
+  return canonicalJson({ ...current, hlc: '' }) === canonicalJson({ ...after, hlc: '' });
 }

@@ -2,6 +2,7 @@ import { candidateNote } from '../extract/candidate-note';
 import { splitClaims } from '../extract/unit-text';
 import { EXTRACTOR_VERSION } from '../extract/version';
 import type { NoteRecord } from '../records';
+import { hashBasis } from '../text/normalize';
 import type { NoteChange } from './changes';
 import { detectConflict } from './contradiction';
 import { qualityFlags, type QualityFlag } from './quality-gate';
@@ -26,13 +27,22 @@ export interface KeepIntent {
 type Gated = Pick<NoteRecord, 'text' | 'flags' | 'review'>;
 
 /**
+ * Whether the keep edits the text: only when the dedup hash basis differs (core/text/normalize),
+ * so a full stop, a capital or spacing does not count as an edit (it would lift a model-found
+ * contradiction without changing what the note says).
+ */
+export function isRealEdit(note: Pick<NoteRecord, 'text'>, intent: KeepIntent): boolean {
+  return intent.text !== undefined && hashBasis(intent.text) !== hashBasis(note.text);
+}
+
+/**
  * The blocking flags that stop this keep. Unedited: the flags the Inbox shows (stored at
- * extraction). Edited: the text flags are read again from the new text, and a contradiction holds
- * while the rules still find the new text in conflict with the older note (an LLM-found conflict
- * is lifted by any edit: the rules cannot re-check it).
+ * extraction). Edited (isRealEdit): the text flags are read again from the new text, and a
+ * contradiction holds while the rules still find the new text in conflict with the older note (an
+ * LLM-found conflict is lifted by a real edit: the rules cannot re-check it).
  */
 export function keepBlocks(note: Gated, intent: KeepIntent = {}): QualityFlag[] {
-  const edited = intent.text !== undefined && intent.text.trim() !== note.text;
+  const edited = isRealEdit(note, intent);
   const text = edited ? intent.text!.trim() : note.text;
   const out = new Set<QualityFlag>();
   const textFlags = edited ? qualityFlags(text) : note.flags;
@@ -43,6 +53,20 @@ export function keepBlocks(note: Gated, intent: KeepIntent = {}): QualityFlag[] 
     if (!edited || (target !== null && detectConflict(text, target) !== null)) out.add('contradicts');
   }
   return BLOCKING_FLAGS.filter((f) => out.has(f));
+}
+
+/**
+ * The kept record of a keep the gate let through. A contradiction the person edited away (a real
+ * edit, not "keep, replacing the older") is no longer one: the record loses the flag and its
+ * supersede proposal, which the sweep would otherwise read as an accepted supersession and
+ * propose archiving the older note (sweep-input.ts, acceptedSupersessions).
+ */
+export function settledKeep(note: Gated, intent: KeepIntent, kept: NoteRecord): NoteRecord {
+  const lifted =
+    note.flags.includes('contradicts') && !intent.replaces && isRealEdit(note, intent) && !keepBlocks(note, intent).includes('contradicts');
+  if (!lifted) return kept;
+  const flags = kept.flags.filter((f) => f !== 'contradicts');
+  return kept.review ? { ...kept, flags, review: { ...kept.review, proposal: { action: 'add' } } } : { ...kept, flags };
 }
 
 export function isKeepBlocked(note: Gated, intent: KeepIntent = {}): boolean {

@@ -6,13 +6,6 @@ import { NEAR_DUPLICATE_THRESHOLD } from './similarity';
 import type { ContradictionPair, SweepInput } from './sweep';
 
 /**
- * The sweep's input from the notes alone, in one synchronous pass (tests, the CLI, small vaults;
- * the background job in services/curation runs the same steps in slices): near-duplicate and
- * contradiction pairs over every active note by LSH candidates confirmed pairwise
- * (near-duplicates.ts), and the supersessions a person accepted by keeping a candidate the
- * decision stage flagged as contradicting an older note.
- */
-/**
  * The notes the sweep reads: atomic notes of any status, not resources (pasted documents) nor
  * web pages. The one definition, used by sweepInputFrom and by the background job
  * (services/curation/sweep-job.ts), so both read the same notes.
@@ -42,6 +35,11 @@ export function scanPairs(notes: readonly NoteRecord[], options: ScanOptions = {
   return out;
 }
 
+/**
+ * Kept notes whose decision-stage proposal still says supersede, with the older note they replace.
+ * A contradiction edited away is kept with an `add` proposal (keep-gate.ts, settledKeep), so only a
+ * keep as it was or as replacing the older note counts as accepted.
+ */
 export function acceptedSupersessions(notes: readonly NoteRecord[]): [string, string][] {
   const byId = new Map(notes.map((n) => [n.id, n]));
   const out: [string, string][] = [];
@@ -54,6 +52,13 @@ export function acceptedSupersessions(notes: readonly NoteRecord[]): [string, st
   return out;
 }
 
+/**
+ * The sweep's input from the notes alone, in one synchronous pass (tests, the CLI, small vaults;
+ * the background job in services/curation runs the same steps in slices): near-duplicate and
+ * contradiction pairs over every active note by LSH candidates confirmed pairwise
+ * (near-duplicates.ts), and the supersessions a person accepted by keeping a candidate the
+ * decision stage flagged as contradicting an older note.
+ */
 export function sweepInputFrom(
   notes: readonly NoteRecord[],
   now: number,

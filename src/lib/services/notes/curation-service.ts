@@ -64,8 +64,9 @@ export class CurationService implements CurationApi {
         applied++;
         checkpointId ??= (await vault.proposals.get(proposal.id))?.checkpointId ?? null;
       } catch (thrown) {
-        // A note changed since the sweep (or another proposal of this batch touched it): leave it pending.
-        if (isVaultError(thrown) && thrown.code === 'store/conflict') conflicts++;
+        // A note changed since the sweep (or another proposal of this batch touched it), or the
+        // quality gate refuses keeping its candidate as it is: leave it pending.
+        if (isVaultError(thrown) && (thrown.code === 'store/conflict' || thrown.code === 'curate/gate-refused')) conflicts++;
         else throw thrown;
       }
     }
