@@ -26,6 +26,7 @@ import {
 import { rememberedNote } from '../../core/agent/remembered-note';
 import { err, ok, toVaultError, vaultError, type Result } from '../../core/errors';
 import type { FlaggedLinePolicy } from '../../core/recall/budget';
+import type { PackageEntry } from '../../core/recall/package-format';
 import type { CandidateRecord } from '../../core/recall/ports';
 import type { ScoredCandidate } from '../../core/recall/types';
 import type { NoteRecord } from '../../core/records';
