@@ -101,6 +101,10 @@ export class IndexHost implements IndexApi {
     const leader = this.#newService(vault, false);
     await leader.start();
     this.#service = leader;
+    // A recall service made while following reads the follower's index, which stops reloading now:
+    // the next recall makes one over the leader's (a tab opened while another page still led
+    // answered "holds nothing" from a stale index for good).
+    this.#recaller = null;
     this.#role.leading();
     this.#runner = new JobRunner({
       jobs: vault.jobs,
