@@ -199,11 +199,11 @@ describe('the quality gate where keeps are written', () => {
 });
 
 describe('supersession and the cleaning sweep', () => {
-  it('an accepted supersession archives the older note out of default retrieval, and undo restores both', async () => {
+  /** A kept Postgres decision (kept at T + 100), then a second chat whose decision candidate contradicts it. */
+  async function contradictedDecision(): Promise<{ v: Vault; older: NoteRecord; newer: NoteRecord }> {
     const { v, notes } = await withCandidates("User: I've decided we will use Postgres for the garden database.\nAssistant: Fine.");
     const older = notes.find((n) => n.category === 'Decisions')!;
     await keepCandidates(v, [{ id: older.id }], T + 100);
-    // A later conversation's candidate contradicts the kept note: the decision stage says so.
     const [id2] = await importText(
       v,
       "User: I've decided we will not use Postgres for the garden database.\nAssistant: Noted.",
@@ -211,6 +211,12 @@ describe('supersession and the cleaning sweep', () => {
     );
     const { notes: later } = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id2!);
     const newer = later.find((n) => n.category === 'Decisions')!;
+    return { v, older, newer };
+  }
+
+  it('an accepted supersession archives the older note out of default retrieval, and undo restores both', async () => {
+    const { v, older, newer } = await contradictedDecision();
+    // A later conversation's candidate contradicts the kept note: the decision stage says so.
     expect(newer.review?.proposal).toMatchObject({ action: 'supersede', targetId: older.id });
     // The gate refuses keeping a contradiction as it is; the person keeps it as replacing the older note.
     await expect(keepCandidates(v, [{ id: newer.id }], T + 150)).rejects.toMatchObject({ code: 'curate/gate-refused' });
@@ -235,16 +241,7 @@ describe('supersession and the cleaning sweep', () => {
   });
 
   it('a contradiction edited away is kept as a plain addition: no flag, no supersession for the sweep', async () => {
-    const { v, notes } = await withCandidates("User: I've decided we will use Postgres for the garden database.\nAssistant: Fine.");
-    const older = notes.find((n) => n.category === 'Decisions')!;
-    await keepCandidates(v, [{ id: older.id }], T + 100);
-    const [id2] = await importText(
-      v,
-      "User: I've decided we will not use Postgres for the garden database.\nAssistant: Noted.",
-      'second.txt',
-    );
-    const { notes: later } = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id2!);
-    const newer = later.find((n) => n.category === 'Decisions')!;
+    const { v, older, newer } = await contradictedDecision();
     expect(newer.flags).toContain('contradicts');
     // The person edits it into something that no longer conflicts: the gate lets it through.
     await keepCandidates(v, [{ id: newer.id, text: 'The garden database needs a nightly backup.' }], T + 200);
