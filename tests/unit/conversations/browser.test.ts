@@ -44,17 +44,23 @@ function fakeViews(opened: Promise<void> = Promise.resolve()) {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** A started browser opened on ?q=moss, once its first search request is out (and unanswered). */
+async function searchingMoss() {
+  const { backend, calls } = deferredBackend();
+  const browser = new ConversationBrowser(backend, fakeViews().views);
+  browser.setParams({ q: 'moss' });
+  browser.start();
+  await vi.waitFor(() => expect(calls).toHaveLength(1));
+  return { browser, calls };
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('ConversationBrowser', () => {
   it('drops an older answer that arrives after a newer search, and keeps searching true while the newer one waits', async () => {
-    const { backend, calls } = deferredBackend();
-    const browser = new ConversationBrowser(backend, fakeViews().views);
-    browser.setParams({ q: 'moss' });
-    browser.start();
-    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const { browser, calls } = await searchingMoss();
 
     vi.useFakeTimers();
     browser.query = 'moss garden';
@@ -78,11 +84,7 @@ describe('ConversationBrowser', () => {
   });
 
   it('an answer for the same words under another filter or sort does not answer the current search', async () => {
-    const { backend, calls } = deferredBackend();
-    const browser = new ConversationBrowser(backend, fakeViews().views);
-    browser.setParams({ q: 'moss' });
-    browser.start();
-    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const { browser, calls } = await searchingMoss();
     calls[0]!.answer(resultFor('all sources'));
     await vi.waitFor(() => expect(browser.answersCurrent).toBe(true));
 
@@ -99,11 +101,7 @@ describe('ConversationBrowser', () => {
   });
 
   it('Enter before the answer arrives opens the first hit once it does; typing on cancels that', async () => {
-    const { backend, calls } = deferredBackend();
-    const browser = new ConversationBrowser(backend, fakeViews().views);
-    browser.setParams({ q: 'moss' });
-    browser.start();
-    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const { browser, calls } = await searchingMoss();
     browser.submit();
     expect(browser.openFirst).toBe(true);
     expect(browser.answersCurrent).toBe(false);
