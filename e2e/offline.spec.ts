@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AppShell } from './pages/app';
 import { waitForServiceWorkerControl } from './pages/service-worker';
@@ -38,6 +38,18 @@ test('a new version waits for the person, reloads on request, and leaves the mod
   const { version } = JSON.parse(readFileSync(versionPath, 'utf8')) as { version: string };
   const next = version.slice(0, -1) + (version.endsWith('7') ? '8' : '7');
   expect(original).toContain(version);
+  // A big file is not precached; it is cached on first use, and that survives the update (its
+  // content-hashed path is the same in the new version). WebLLM's worker bundle is such a file.
+  const workers = fileURLToPath(new URL('../build/_app/immutable/workers/', import.meta.url));
+  const llmWorker = readdirSync(workers).find((name) => name.startsWith('llm.worker-'));
+  expect(llmWorker).toBeDefined();
+  const bigPath = `/_app/immutable/workers/${llmWorker}`;
+  expect(statSync(`${workers}${llmWorker}`).size).toBeGreaterThan(4 * 1024 * 1024);
+  const cachedIn = (name: string) =>
+    page.evaluate(async ([cache, path]) => (await (await caches.open(cache!)).match(path!)) !== undefined, [name, bigPath]);
+  expect(await cachedIn(`engram-shell-${version}`)).toBe(false);
+  expect(await page.evaluate(async (path) => (await fetch(path)).ok, bigPath)).toBe(true);
+  expect(await cachedIn(`engram-shell-${version}`)).toBe(true);
   // Model caches written by transformers.js and WebLLM must survive every update.
   await page.evaluate(async () => {
     await (await caches.open('transformers-cache')).put('/model-marker', new Response('weights'));
@@ -63,6 +75,7 @@ test('a new version waits for the person, reloads on request, and leaves the mod
     expect(caches).toContain(`engram-shell-${next}`);
     expect(caches).not.toContain(`engram-shell-${version}`);
     expect(caches).toEqual(expect.arrayContaining(['transformers-cache', 'webllm/model']));
+    expect(await cachedIn(`engram-shell-${next}`)).toBe(true);
   } finally {
     writeFileSync(swPath, original);
   }
