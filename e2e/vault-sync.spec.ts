@@ -31,6 +31,9 @@ test('a vault written to the sync folder on one device is merged at start on ano
   await chooseOpfsSyncFolder(a.page);
   await a.open(); // a reload: the app finds the folder, with permission (origin-private), and nothing to merge
   await expect(a.page.getByTestId('vault-sync-folder')).toContainText('engram-sync');
+  // The start-up sync comes seconds after the first screen and disables "Sync now" while it runs:
+  // a click landing as it starts would meet a disabled button, so the test waits for its outcome.
+  await expect(a.page.getByTestId('vault-sync-folder')).toContainText('The folder holds no vault file yet.', { timeout: 30_000 });
   await a.page.getByTestId('vault-sync-now').click();
   await expect(a.page.getByTestId('vault-sync-folder')).toContainText('wrote the vault file');
   const fromA = await readOpfsSyncFile(a.page);
@@ -40,6 +43,7 @@ test('a vault written to the sync folder on one device is merged at start on ano
   await chooseOpfsSyncFolder(b.page, fromA);
   await b.open();
   await expect(b.page.getByTestId('vault-count-conversations')).toHaveText('3', { timeout: 30_000 });
+  await expect(b.page.getByTestId('vault-sync-folder')).toContainText('merged a newer file');
   await b.page.getByTestId('vault-sync-now').click();
   await expect(b.page.getByTestId('vault-sync-folder')).toContainText('wrote the vault file');
 

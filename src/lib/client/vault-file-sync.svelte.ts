@@ -26,6 +26,12 @@ export class SyncFolder {
   private timer: ReturnType<typeof setInterval> | null = null;
   /** Syncs started in this session: only the latest one's outcome is shown. */
   private runs = 0;
+  /**
+   * The sync in flight. The vault-file client refuses a second task while one runs, so a sync the
+   * person asks for waits for it (a click in the first seconds met the start-up sync and got an
+   * error, and its outcome never came); one the app starts (start-up, schedule) just skips.
+   */
+  private inFlight: Promise<unknown> | null = null;
 
   constructor(private readonly runSync: RunSync) {}
 
@@ -108,9 +114,20 @@ export class SyncFolder {
 
   /** `background`: started by the app (start, schedule), not a click: skipped quietly when busy. */
   async syncNow(write = true, background = false): Promise<void> {
+    while (this.inFlight) {
+      if (background) return;
+      await this.inFlight.catch(() => undefined);
+    }
     if (!this.handle || this.permission !== 'granted' || this.locked) return;
     const run = ++this.runs;
-    const result = await this.runSync(this.handle, { write, passphrase: this.passphrase ?? undefined }, background);
+    const pending = this.runSync(this.handle, { write, passphrase: this.passphrase ?? undefined }, background);
+    this.inFlight = pending;
+    let result: SyncResult | undefined;
+    try {
+      result = await pending;
+    } finally {
+      if (this.inFlight === pending) this.inFlight = null;
+    }
     if (!result) return;
     this.lastSyncAt = Date.now();
     if (run !== this.runs) return; // a later sync's outcome is the one to show

@@ -44,20 +44,35 @@ describe('the sync folder', () => {
     expect(folder.lastNote).toBe('wrote the vault file');
   });
 
-  it('shows the outcome of the latest sync started, whichever finishes last', async () => {
+  it("a click during the app's own sync waits for it, then runs; its outcome is the one shown", async () => {
+    // The real client refuses a second vault-file task while one runs: the click must not start one.
     const { run, calls } = deferredSyncs();
     const folder = new SyncFolder(run);
     await folder.load();
     const background = folder.syncNow(false, true);
     const click = folder.syncNow(true);
     await settle();
-    expect(calls.map((c) => c.background)).toEqual([true, false]);
-    calls[1]!.answer(WROTE);
-    await click;
+    expect(calls.map((c) => c.background)).toEqual([true]);
     calls[0]!.answer(SAME);
     await background;
+    await vi.waitFor(() => expect(calls.map((c) => c.background)).toEqual([true, false]));
+    calls[1]!.answer(WROTE);
+    await click;
     expect(folder.lastNote).toBe('wrote the vault file');
     expect(folder.lastSyncAt).not.toBeNull();
+  });
+
+  it("the app's own sync skips while the person's runs", async () => {
+    const { run, calls } = deferredSyncs();
+    const folder = new SyncFolder(run);
+    await folder.load();
+    const click = folder.syncNow(true);
+    await settle();
+    await folder.syncNow(true, true);
+    expect(calls.map((c) => c.background)).toEqual([false]);
+    calls[0]!.answer(WROTE);
+    await click;
+    expect(folder.lastNote).toBe('wrote the vault file');
   });
 
   it('runs the start-up sync when nothing synced before (it reads without writing unless a schedule is set)', async () => {
