@@ -51,7 +51,7 @@ describe('engram eval extraction', () => {
     // Regression guards at the figures docs/EXTRACT.md reports (rounded down), not targets.
     expect(report.decisionsCitingAssistant).toBe(0);
     expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.86);
-    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.89);
+    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.88);
     expect(train.macroF1).toBeGreaterThanOrEqual(0.87);
     expect(heldout.macroF1).toBeGreaterThanOrEqual(0.8);
     expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.62);

@@ -115,6 +115,84 @@ describe('a user turn adopting the assistant suggestion', () => {
   });
 });
 
+describe('round 4: approvals, picks named in a few words, reasons and splices', () => {
+  const options = say(
+    'assistant',
+    'For sensors, the Aqara T1 is small and cheap; the Sonoff SNZB-02 has a display. A plain index on refunds.created_at would cover the join. Consider one ryokan night in Kanazawa.',
+  );
+
+  it.each([
+    ['Plain index on refunds.created_at, fine.', 'Plain index on refunds.created_at.'],
+    ['Audit table yes.', 'Audit table.'],
+    ['Cycling three times a week, yes: Monday, Wednesday, Friday.', 'Cycling three times a week: Monday, Wednesday, Friday.'],
+  ])('an approval after a verbless clause makes it a Decision: %s', async (text, expected) => {
+    const message = say('user', text);
+    const decisions = (await run(message)).filter((u) => u.category === 'Decisions');
+    expect(decisions.map((u) => u.text)).toEqual([expected]);
+    expect(decisions[0]!.sourceMessageIds).toEqual([message.id]);
+  });
+
+  it('an approval cuts the sentence: what follows it is read on its own', async () => {
+    expect(shown(await run(say('user', 'Staging folder on the 4 TB drive, agreed, I need to buy a second drive by Friday.')))).toEqual([
+      ['Decisions', 'Staging folder on the 4 TB drive.'],
+      ['Action Items', 'I need to buy a second drive by Friday.'],
+    ]);
+  });
+
+  it('a "yes" after a statement with a verb answers a question: a Fact, not a Decision', async () => {
+    expect((await run(say('user', 'our dates are european yes.'))).map((u) => u.category)).toEqual(['Facts']);
+  });
+
+  it("a verbless reply naming what the assistant's message offered is the person's pick", async () => {
+    const pick = await run(options, say('user', 'Aqara T1 for the sensors.'));
+    expect(pick.filter((u) => u.category === 'Decisions').map((u) => u.text)).toEqual(['Aqara T1 for the sensors.']);
+  });
+
+  it.each([
+    'My wife already speaks Spanish.',
+    'Carrying the sensors up three floors every day.',
+    'Just one sensor for now.',
+    'About 160 m2 for the sensors.',
+    'The landlord said yes to the sensors.',
+  ])('a verbless-looking statement that describes the case is no pick: %s', async (text) => {
+    const units = await run(options, say('user', text));
+    expect(units.filter((u) => u.sourceMessageIds[0] !== options.id && u.category === 'Decisions')).toEqual([]);
+  });
+
+  it('the same words with no offer before them stay a Fact', async () => {
+    expect((await run(say('user', 'Hi there.'), say('user', 'Aqara T1 for the sensors.'))).map((u) => u.category)).toEqual(['Facts']);
+  });
+
+  it('a trailing reason does not change what the clause is', async () => {
+    expect(shown(await run(say('user', 'Czkawka over rmlint, since my wife wants a GUI too.')))).toEqual([
+      ['Decisions', 'Czkawka over rmlint, since my wife wants a GUI too.'],
+    ]);
+  });
+
+  it('"€350 it is" is the X-it-is cue even when the sentence opens with a symbol', async () => {
+    expect((await run(say('user', '€350 it is, on the 1st of each month.'))).map((u) => u.category)).toEqual(['Decisions']);
+  });
+
+  it.each([['Sticking with a wall fan, one of the 25 dB models.'], ["We've agreed on year/month folders."]])(
+    '%s is a Decision',
+    async (text) => {
+      expect((await run(say('user', text))).map((u) => u.category)).toEqual(['Decisions']);
+    },
+  );
+
+  it('a splice whose new subject has a past verb splits: the choice and the story are two units', async () => {
+    expect(shown(await run(say('user', 'No brace, my teammate bought one and never wore it.')))).toEqual([
+      ['Decisions', 'No brace.'],
+      ['Facts', 'My teammate bought one and never wore it.'],
+    ]);
+  });
+
+  it('"but no: we\'ve decided on X" keeps the decision without the "no" that turned down the earlier idea', async () => {
+    const units = await run(say('user', "I was leaning towards the station area, but no: we've decided on Higashiyama."));
+    expect(units.filter((u) => u.category === 'Decisions').map((u) => u.text)).toEqual(["We've decided on Higashiyama."]);
+  });
+});
+
 describe('noise is never a unit', () => {
   it.each([
     '[image: file-Q7mR2vXk9LpT4sNa8WcE1y]',

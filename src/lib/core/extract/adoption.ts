@@ -153,3 +153,16 @@ export function adoptionOf(input: AdoptionInput): Adoption | null {
   const joined = `${own}: ${lead}`;
   return { text: wordCount(joined) <= 15 ? joined : adopted.text, adopted };
 }
+
+/**
+ * A verbless reply naming what the assistant's message offered ("Aqara T1 for the sensors." after
+ * a message comparing sensors): the person picks from it. Needs a chosen word of the reply (not an
+ * acknowledgement) in one of the message's suggestions or statements.
+ */
+export function echoesOffer(clause: string, offered: readonly Suggestion[]): boolean {
+  const chosen = [...termsOf(clause.replace(REASON, ''))].filter((t) => !POINTING.has(t));
+  // "Just one worker for now" or "My wife's car" describes the person's case; it picks nothing.
+  const own = /\b(?:just|only)\b|^(?:my|our|his|her|their)\b/iu.test(clause);
+  if (chosen.length === 0 || own || /\?\s*$/u.test(clause) || HEDGE.test(clause) || REPORTED.test(clause)) return false;
+  return offered.some((s) => chosen.some((t) => s.terms.has(t)));
+}

@@ -64,6 +64,40 @@ const APPROXIMATE = /\b(?:about|around|roughly|approximately|nearly|almost)\b|~/
 const PRESENT_VERB =
   /\b(?:matters|needs|works|makes|takes|gets|goes|comes|seems|looks|feels|sounds|costs|means|helps|wants|likes|loves|hates|says|runs|uses|keeps|holds|gives|lets|fits|suits|depends|happens|includes|contains|covers|changes|starts|ends|stays|remains|becomes|leaves|brings|shows|tells|knows|thinks|lives|owns|pays|sells|buys|grows|moves|opens|closes|breaks|fails|wins|loses|lasts|counts|requires|allows|offers|provides|supports|ships)\b/iu;
 
+/**
+ * The clause without a trailing reason ("Czkawka over rmlint, since my wife wants a GUI"): the
+ * reason says why, not what the clause is, so the rules read the main part.
+ */
+export function withoutReason(clause: string): string {
+  const main = clause.replace(/,?\s+(?:since|because)\s+.*$/iu, '');
+  return main.trim() ? main : clause;
+}
+
+const IRREGULAR_PAST: ReadonlySet<string> = new Set(
+  'said told got went made took came gave bought found thought knew had was were did saw sent paid left kept lost ran wrote spent felt'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A noun phrase naming a thing, with no verb form in it at all: `isVerbless` plus no third-person or
+ * past form of a common verb ("teaches", "insists", "said"), no leading gerund ("Carrying a puppy")
+ * and no approximation ("about 160 m2" describes; it does not pick).
+ */
+export function isNounPhrase(clause: string): boolean {
+  if (!isVerbless(clause) || /^\p{L}+ing\b/u.test(clause) || APPROXIMATE.test(clause)) return false;
+  const words = clause.toLowerCase().match(/\p{L}+/gu) ?? [];
+  return !words
+    .slice(1)
+    .some(
+      (w) =>
+        IRREGULAR_PAST.has(w) ||
+        (/(?:s|ed)$/u.test(w) &&
+          [w.slice(0, -1), w.slice(0, -2), w.slice(0, -3)].some((base) => base.length > 2 && BASE_VERBS.has(base))) ||
+        (/ed$/u.test(w) && BASE_VERBS.has(w.slice(0, -1))),
+    );
+}
+
 /** A clause with no finite verb ("Two hours, from 3 to 5pm."): chat replies state choices this way. */
 export function isVerbless(clause: string): boolean {
   return !AUXILIARY.test(clause) && !SUBJECT_VERB.test(clause) && !PRESENT_VERB.test(clause);
@@ -160,10 +194,11 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
     if (TASK_VERBS.has(verb) || timed) return { category: 'Action Items', cue: `imperative-task:${verb}` };
     return { category: 'Decisions', cue: `imperative-choice:${verb}` };
   }
+  const main = withoutReason(clause);
   if (
-    isVerbless(clause) &&
+    isVerbless(main) &&
     !/^\p{L}+ing\b/u.test(clause) &&
-    SCHEDULE.test(clause) &&
+    SCHEDULE.test(main) &&
     !APPROXIMATE.test(clause) &&
     !/\blast\s+\w+/iu.test(clause)
   ) {
@@ -180,7 +215,7 @@ function userClause(clause: string, ctx: ClauseContext): Classified {
   if (TOPIC_REQUEST.test(clause)) return { category: 'Topics', cue: 'topic' };
   if (question) return { category: 'Open Questions', cue: 'question' };
   if (ctx.firstUserTurn && OPENER.test(clause) && !TASK_TIME.test(clause)) return { category: 'Topics', cue: 'topic' };
-  if (REPORTED.test(clause) && !/^(?:i|we)\b/iu.test(clause)) return { category: 'Facts', cue: 'reported' };
+  if (REPORTED.test(withoutReason(clause)) && !/^(?:i|we)\b/iu.test(clause)) return { category: 'Facts', cue: 'reported' };
   if (HEDGE.test(clause) || CONDITIONAL.test(clause)) return { category: 'Provisional/Exploratory', cue: 'hedge' };
   if (QUANTITY_LIMIT.test(clause) && CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'limit' };
   if (USER_CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'user-constraint' };

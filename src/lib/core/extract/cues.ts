@@ -2,7 +2,9 @@
  * Cue phrases of the rule-based extractor and the validator. Kept as data in one place so the
  * rules can be read and tuned without reading the code that applies them.
  */
-const words = (list: string): RegExp => new RegExp(`\\b(?:${list})\\b`, 'iu');
+// `^` as well as `\b` before the list: an anchored cue ("^... it is") also matches a sentence that
+// opens with a symbol ("€350 it is.").
+const words = (list: string): RegExp => new RegExp(`(?:^|\\b)(?:${list})\\b`, 'iu');
 
 /** Vague or exploratory language: such a unit goes to Provisional/Exploratory, never tightened. */
 export const HEDGE = words(
@@ -53,6 +55,8 @@ export const DECISION = words(
     'settled on',
     "(?:i|we)(?:'m| am|'re| are) (?:going with|going for|sticking with|switching to)",
     'going (?:with|for)',
+    'sticking (?:with|to)',
+    "(?:i|we)(?:'ve| have)? agreed (?:on|to)",
     "(?:i|we)(?:'ll| will| shall)? (?:go|stick) (?:with|for)",
     'go with',
     "let(?:'s| us)(?! (?:see|talk|chat|think|hope|say|discuss|check|look|figure|catch up|keep \\w+ing|start with the basics)\\b)",

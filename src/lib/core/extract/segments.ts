@@ -1,6 +1,15 @@
 import { chatSentences, proseSentences } from '../text/sentences';
-import { adoptionOf, pointsBack, suggestion, type Suggestion } from './adoption';
-import { classifyClause, isVerbless, splitCoordinated, topicText, type Classified, type ClauseContext } from './classify';
+import { adoptionOf, echoesOffer, pointsBack, suggestion, type Suggestion } from './adoption';
+import {
+  classifyClause,
+  isNounPhrase,
+  isVerbless,
+  splitCoordinated,
+  topicText,
+  withoutReason,
+  type Classified,
+  type ClauseContext,
+} from './classify';
 import { DECISION, LEADING_FILLER, OPTION_LIST } from './cues';
 import { cleanSentence, isCodeLike, isNoise, noiseReason, pointsAtAttachment, stripAcknowledgement, withoutCodeLines } from './noise';
 import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text';
@@ -38,7 +47,13 @@ const DECIDED_PREFIX =
 
 /** One clause in minimum viable language: leading filler gone, "!" made a full stop. */
 function tidy(clause: string): string {
-  return clause.replace(LEADING_FILLER, '').replace(/!+/gu, '.').replace(/\s+/gu, ' ').trim();
+  // "..., but no: we've decided on X": the "no" turns down what came before, not what follows.
+  return clause
+    .replace(/^no\s*[:,;]\s+(?=(?:i|we)\b)/iu, '')
+    .replace(LEADING_FILLER, '')
+    .replace(/!+/gu, '.')
+    .replace(/\s+/gu, ' ')
+    .trim();
 }
 
 /** What an assistant message offers: its Ideas, and its other statements (options named in passing). */
@@ -145,6 +160,8 @@ function isOptionList(sentence: string): boolean {
 
 interface ClauseSite {
   offer: Offer;
+  /** The person approved the clause ("Plain index on created_at, fine."): see `assentParts`. */
+  assented?: boolean;
   /** The clause is one of several of its sentence. */
   piece: boolean;
   /** The clause before it in the message, for a request that says only "help me structure it". */
@@ -164,13 +181,20 @@ function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: Claus
   const { offer, piece } = site;
   let classified: Classified | null = isDroppable(clause, message.role, piece) ? null : classifyClause(clause, ctx);
   let text = tidy(clause);
+  // What the person approves in a verbless reply is their choice ("Audit table yes."); a statement
+  // with a verb and a "yes" ("our dates are european yes") answers a question and stays a Fact.
+  if (site.assented && message.role === 'user' && !/\?\s*$/u.test(clause) && isVerbless(withoutReason(text))) {
+    const bare = classified === null && noiseReason(clause, 'user') === 'few-words' && contentWords(clause).length > 0;
+    if (bare || classified?.cue === 'fact') classified = { category: 'Decisions', cue: 'assent' };
+  }
   const adoptable = classified === null || classified.category === 'Decisions' || classified.category === 'Facts' || pointsBack(clause);
   if (message.role === 'user' && adoptable) {
     const adopted = adoptionOf({
       clause: text,
       suggestions: offer.suggestions,
       statements: offer.statements,
-      explicit: classified?.category === 'Decisions',
+      // An approval ("The rain sensor, yes.") is not the person's own wording of the choice: the adopted suggestion is.
+      explicit: classified?.category === 'Decisions' && classified.cue !== 'assent',
       verbless: isVerbless(text.replace(/\s+(?:since|because)\s+.*$/iu, '')),
     });
     if (adopted) {
@@ -179,6 +203,9 @@ function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: Claus
     }
   }
   if (classified === null || !text) return [];
+  const offered = [...offer.suggestions, ...offer.statements];
+  if (message.role === 'user' && classified.cue === 'fact' && isNounPhrase(withoutReason(text)) && echoesOffer(text, offered))
+    classified = { category: 'Decisions', cue: 'echo' };
   if (classified.category === 'Topics') text = topicOf(text, site.before);
   const pieces = splitToLimit(text);
   const whole = classified;
@@ -196,6 +223,33 @@ function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: Claus
   }));
 }
 
+/**
+ * A person's approval after a clause: "X, yes." / "X, fine." / "X, agreed, Y" / "Audit table yes.".
+ * Only after a clause (a leading "Yes," answers whatever was asked, so it says nothing of what follows).
+ */
+const ASSENT = /(?:,\s*(?:yes|yeah|yep|fine|agreed|definitely|absolutely)|\s+yes)\s*(?:([,;]|[.!]+\s*$|$)|(:))\s*/iu;
+
+/**
+ * A user sentence cut at each approval: the part before one is approved (`assented`). An approval
+ * before a colon keeps its part whole ("Cycling three times a week, yes: Monday and Friday.").
+ */
+export function assentParts(sentence: string): { text: string; assented: boolean }[] {
+  const parts: { text: string; assented: boolean }[] = [];
+  let rest = sentence;
+  for (let m = ASSENT.exec(rest); m && m.index > 0; m = ASSENT.exec(rest)) {
+    const head = rest.slice(0, m.index);
+    const tail = rest.slice(m.index + m[0].length);
+    if (m[2]) {
+      parts.push({ text: `${head}: ${tail}`, assented: true });
+      return parts;
+    }
+    parts.push({ text: `${head}.`, assented: true });
+    rest = tail;
+  }
+  if (rest.trim()) parts.push({ text: rest, assented: false });
+  return parts;
+}
+
 export function messageSegments(message: ExtractionMessage, context: MessageContext): Segment[] {
   const units: Segment[] = [];
   // After "Here's the plan:" the person's verbless lines are the plan too ("Backoff max 5 retries.").
@@ -206,19 +260,24 @@ export function messageSegments(message: ExtractionMessage, context: MessageCont
   for (const { text: raw, listItem } of chatSentences(withoutCodeLines(message.text))) {
     const listed = listItem && introduced;
     if (!listItem) introduced = /:\s*$/u.test(raw);
-    const sentence = cleanSentence(raw);
-    if (!sentence || isCodeLike(sentence) || pointsAtAttachment(raw, sentence)) continue;
-    const opensPlan = message.role === 'user' && DECIDED_PREFIX.test(sentence);
-    const decidedSentence = opensPlan || (planned && isVerbless(sentence) && !/\?\s*$/u.test(sentence) && !/^\p{L}+ing\b/u.test(sentence));
-    planned ||= opensPlan;
-    const body = stripAcknowledgement(sentence.replace(DECIDED_PREFIX, ''));
-    if (!body) continue;
-    const optionList = message.role === 'assistant' && (listed || isOptionList(body));
-    const ctx: ClauseContext = { role: message.role, firstUserTurn: context.firstUserTurn, decidedSentence, optionList };
-    const clauses = clausesOf(body, message.role);
-    for (const clause of clauses) {
-      units.push(...segmentsOfClause(clause, message, ctx, { offer: context.offer, piece: clauses.length > 1, before }));
-      before = tidy(clause);
+    const cleaned = cleanSentence(raw);
+    if (!cleaned || isCodeLike(cleaned) || pointsAtAttachment(raw, cleaned)) continue;
+    const parts = message.role === 'user' ? assentParts(cleaned) : [{ text: cleaned, assented: false }];
+    for (const { text: sentence, assented } of parts) {
+      const opensPlan = message.role === 'user' && DECIDED_PREFIX.test(sentence);
+      const decidedSentence =
+        opensPlan || (planned && isVerbless(sentence) && !/\?\s*$/u.test(sentence) && !/^\p{L}+ing\b/u.test(sentence));
+      planned ||= opensPlan;
+      const body = stripAcknowledgement(sentence.replace(DECIDED_PREFIX, ''));
+      if (!body) continue;
+      const optionList = message.role === 'assistant' && (listed || isOptionList(body));
+      const ctx: ClauseContext = { role: message.role, firstUserTurn: context.firstUserTurn, decidedSentence, optionList };
+      const clauses = clausesOf(body, message.role);
+      clauses.forEach((clause, i) => {
+        const site = { offer: context.offer, piece: clauses.length > 1, before, assented: assented && i === clauses.length - 1 };
+        units.push(...segmentsOfClause(clause, message, ctx, site));
+        before = tidy(clause);
+      });
     }
   }
   return units;
