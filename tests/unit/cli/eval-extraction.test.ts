@@ -41,20 +41,19 @@ describe('engram eval extraction', () => {
     const report = JSON.parse(out) as Split & { splits: Record<string, Split> };
     expect(report.turns).toBeGreaterThanOrEqual(300);
     expect(Object.keys(report.byCategory)).toHaveLength(8);
-    // train-r4/: round-4 candidates, scored blind and not yet trained on (README), so the held-out
-    // share is taken of the corpus the rules were developed on (train + heldout).
-    expect(Object.keys(report.splits).sort()).toEqual(['heldout', 'train', 'train-r4']);
+    expect(Object.keys(report.splits).sort()).toEqual(['heldout', 'train']);
     const { train, heldout } = report.splits as { train: Split; heldout: Split };
     expect(Object.values(report.splits).reduce((n, s) => n + s.goldUnits, 0)).toBe(report.goldUnits);
-    expect(heldout.conversations / (train.conversations + heldout.conversations)).toBeGreaterThanOrEqual(0.25);
+    expect(heldout.conversations / report.conversations).toBeGreaterThanOrEqual(0.25);
     for (const s of Object.values(report.byCategory)) expect(s.gold).toBeGreaterThan(0);
     // Regression guards at the figures docs/EXTRACT.md reports (rounded down), not targets.
     expect(report.decisionsCitingAssistant).toBe(0);
     expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.86);
-    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.88);
-    expect(train.macroF1).toBeGreaterThanOrEqual(0.87);
-    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.8);
-    expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.62);
+    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.85);
+    expect(train.macroF1).toBeGreaterThanOrEqual(0.85);
+    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.75);
+    expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.7);
+    expect(heldout.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.76);
   });
 
   it('says which labelled file is malformed, and refuses a folder that does not exist', async () => {

@@ -6,8 +6,10 @@
  *
  * 1: the first rule-based extractor and prompt (cue phrases per sentence, long units cut).
  * 2: issue 13: labelled-corpus rules, adoption of the assistant's suggestion, long units split.
+ * 3: issue 13 round 4: approvals ("X, fine."), verbless picks of what the assistant offered,
+ *    reasons set aside, more splices (docs/EXTRACT.md).
  */
-export const EXTRACTOR_VERSION = 2;
+export const EXTRACTOR_VERSION = 3;
 
 /** The version a stored candidate came from (records written before versions existed are version 1). */
 export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {
