@@ -143,6 +143,12 @@ describe('round 4: approvals, picks named in a few words, reasons and splices', 
     expect((await run(say('user', 'our dates are european yes.'))).map((u) => u.category)).toEqual(['Facts']);
   });
 
+  it('a "yes" inside a statement stays in it: nothing is cut off or dropped', async () => {
+    const units = await run(say('user', 'The landlord said yes, so we can put panels on the balcony.'));
+    expect(units.map((u) => u.text).join(' ')).toMatch(/said yes/u);
+    expect(units.some((u) => u.category === 'Decisions' && /^The landlord said\.?$/u.test(u.text))).toBe(false);
+  });
+
   it("a verbless reply naming what the assistant's message offered is the person's pick", async () => {
     const pick = await run(options, say('user', 'Aqara T1 for the sensors.'));
     expect(pick.filter((u) => u.category === 'Decisions').map((u) => u.text)).toEqual(['Aqara T1 for the sensors.']);

@@ -79,23 +79,36 @@ const IRREGULAR_PAST: ReadonlySet<string> = new Set(
   ),
 );
 
+/** The words after the first, identifiers ("created_at", "refunds.id") left out. */
+const laterWords = (clause: string): string[] =>
+  clause
+    .toLowerCase()
+    .split(/\s+/u)
+    .slice(1)
+    .filter((w) => !/[_./\d]/u.test(w.replace(/[.,;:!?]+$/u, '')))
+    .map((w) => w.replace(/[^\p{L}]/gu, ''));
+
+/** A past form of a common verb after the first word ("said", "bought", "wanted"). */
+export function hasPastForm(clause: string): boolean {
+  return laterWords(clause).some(
+    (w) => IRREGULAR_PAST.has(w) || (/ed$/u.test(w) && [w.slice(0, -1), w.slice(0, -2)].some((b) => BASE_VERBS.has(b))),
+  );
+}
+
+/** A past or third-person form of a common verb after the first word ("said", "teaches", "insists"). */
+export function hasVerbForm(clause: string): boolean {
+  return (
+    hasPastForm(clause) ||
+    laterWords(clause).some((w) => /s$/u.test(w) && [w.slice(0, -1), w.slice(0, -2)].some((b) => b.length > 2 && BASE_VERBS.has(b)))
+  );
+}
+
 /**
- * A noun phrase naming a thing, with no verb form in it at all: `isVerbless` plus no third-person or
- * past form of a common verb ("teaches", "insists", "said"), no leading gerund ("Carrying a puppy")
- * and no approximation ("about 160 m2" describes; it does not pick).
+ * A noun phrase naming a thing, with no verb form in it at all: `isVerbless`, no `hasVerbForm`, no
+ * leading gerund ("Carrying a puppy") and no approximation ("about 160 m2" describes; it does not pick).
  */
 export function isNounPhrase(clause: string): boolean {
-  if (!isVerbless(clause) || /^\p{L}+ing\b/u.test(clause) || APPROXIMATE.test(clause)) return false;
-  const words = clause.toLowerCase().match(/\p{L}+/gu) ?? [];
-  return !words
-    .slice(1)
-    .some(
-      (w) =>
-        IRREGULAR_PAST.has(w) ||
-        (/(?:s|ed)$/u.test(w) &&
-          [w.slice(0, -1), w.slice(0, -2), w.slice(0, -3)].some((base) => base.length > 2 && BASE_VERBS.has(base))) ||
-        (/ed$/u.test(w) && BASE_VERBS.has(w.slice(0, -1))),
-    );
+  return isVerbless(clause) && !hasVerbForm(clause) && !/^\p{L}+ing\b/u.test(clause) && !APPROXIMATE.test(clause);
 }
 
 /** A clause with no finite verb ("Two hours, from 3 to 5pm."): chat replies state choices this way. */

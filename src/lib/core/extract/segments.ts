@@ -2,6 +2,7 @@ import { chatSentences, proseSentences } from '../text/sentences';
 import { adoptionOf, echoesOffer, pointsBack, suggestion, type Suggestion } from './adoption';
 import {
   classifyClause,
+  hasPastForm,
   isNounPhrase,
   isVerbless,
   splitCoordinated,
@@ -195,7 +196,7 @@ function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: Claus
       statements: offer.statements,
       // An approval ("The rain sensor, yes.") is not the person's own wording of the choice: the adopted suggestion is.
       explicit: classified?.category === 'Decisions' && classified.cue !== 'assent',
-      verbless: isVerbless(text.replace(/\s+(?:since|because)\s+.*$/iu, '')),
+      verbless: isVerbless(withoutReason(text)),
     });
     if (adopted) {
       classified = { category: 'Decisions', cue: 'adoption' };
@@ -232,12 +233,14 @@ const ASSENT = /(?:,\s*(?:yes|yeah|yep|fine|agreed|definitely|absolutely)|\s+yes
 /**
  * A user sentence cut at each approval: the part before one is approved (`assented`). An approval
  * before a colon keeps its part whole ("Cycling three times a week, yes: Monday and Friday.").
+ * Only a verbless part is cut off: "The landlord said yes, so ..." stays whole, its "yes" with it.
  */
-export function assentParts(sentence: string): { text: string; assented: boolean }[] {
+function assentParts(sentence: string): { text: string; assented: boolean }[] {
   const parts: { text: string; assented: boolean }[] = [];
   let rest = sentence;
   for (let m = ASSENT.exec(rest); m && m.index > 0; m = ASSENT.exec(rest)) {
     const head = rest.slice(0, m.index);
+    if (!isVerbless(withoutReason(head)) || hasPastForm(head)) break;
     const tail = rest.slice(m.index + m[0].length);
     if (m[2]) {
       parts.push({ text: `${head}: ${tail}`, assented: true });
