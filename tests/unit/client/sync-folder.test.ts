@@ -27,13 +27,19 @@ function deferredSyncs() {
   return { run, calls };
 }
 
+/** A folder with its setting loaded, over a worker answered by hand. */
+async function loadedFolder() {
+  const { run, calls } = deferredSyncs();
+  const folder = new SyncFolder(run);
+  await folder.load();
+  return { folder, calls };
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the sync folder', () => {
   it('skips the start-up sync when the person synced before it came (their outcome stays on screen)', async () => {
-    const { run, calls } = deferredSyncs();
-    const folder = new SyncFolder(run);
-    await folder.load();
+    const { folder, calls } = await loadedFolder();
     const click = folder.syncNow(true);
     await settle();
     calls[0]!.answer(WROTE);
@@ -46,9 +52,7 @@ describe('the sync folder', () => {
 
   it("a click during the app's own sync waits for it, then runs; its outcome is the one shown", async () => {
     // The real client refuses a second vault-file task while one runs: the click must not start one.
-    const { run, calls } = deferredSyncs();
-    const folder = new SyncFolder(run);
-    await folder.load();
+    const { folder, calls } = await loadedFolder();
     const background = folder.syncNow(false, true);
     const click = folder.syncNow(true);
     await settle();
@@ -63,9 +67,7 @@ describe('the sync folder', () => {
   });
 
   it("the app's own sync skips while the person's runs", async () => {
-    const { run, calls } = deferredSyncs();
-    const folder = new SyncFolder(run);
-    await folder.load();
+    const { folder, calls } = await loadedFolder();
     const click = folder.syncNow(true);
     await settle();
     await folder.syncNow(true, true);

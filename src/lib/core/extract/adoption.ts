@@ -110,6 +110,12 @@ const DONE = /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:ordered|bought|booked|got|picked
 const REASON = /\s+(?:since|because|as|so)\s+.*$/iu;
 
 const negated = (text: string): boolean => tokens(text).some((t) => NEGATORS.has(t));
+/** A question, a hedge or someone else's choice picks nothing. */
+const picksNothing = (clause: string): boolean => /\?\s*$/u.test(clause) || HEDGE.test(clause) || REPORTED.test(clause);
+/** The words a reply chooses: its terms, acknowledgements and pointers ("yes", "that one") left out. */
+const chosenTerms = (text: string): string[] => [...termsOf(text)].filter((t) => !POINTING.has(t));
+/** "Just one worker for now" describes the person's case; it picks nothing. */
+const OWN_CASE = /\b(?:just|only)\b/iu;
 
 /**
  * The suggestion a user clause adopts, if any: by ordinal ("the second one"), by pointing ("let's
@@ -126,10 +132,10 @@ export function pointsBack(clause: string): boolean {
 export function adoptionOf(input: AdoptionInput): Adoption | null {
   const { clause } = input;
   // A question, a hedge, someone else's choice or a refusal ("No yeast.") takes nothing.
-  if (/\?\s*$/u.test(clause) || HEDGE.test(clause) || REPORTED.test(clause) || negated(clause)) return null;
+  if (picksNothing(clause) || negated(clause)) return null;
   const { suggestions } = input;
   const main = clause.replace(REASON, '').replace(DONE, '');
-  const chosen = [...termsOf(main)].filter((t) => !POINTING.has(t));
+  const chosen = chosenTerms(main);
   const overlap = (s: Suggestion): number => chosen.filter((t) => s.terms.has(t)).length;
   const best = [...suggestions].sort((a, b) => overlap(b) - overlap(a))[0];
   const ordinal = ordinalPick(clause, suggestions);
@@ -138,8 +144,7 @@ export function adoptionOf(input: AdoptionInput): Adoption | null {
   let adopted: Suggestion | null = ordinal;
   if (!adopted && deictic && best) adopted = overlap(best) > 0 ? best : suggestions[0]!;
   if (!adopted && echo && best && overlap(best) * 2 >= chosen.length) adopted = best;
-  // "Just one worker for now" describes the person's case; it picks nothing.
-  if (!adopted && echo && !/\b(?:just|only)\b/iu.test(clause)) {
+  if (!adopted && echo && !OWN_CASE.test(clause)) {
     const named = input.statements.find((s) => chosen.every((t) => s.terms.has(t)));
     // An option named in a statement ("Yaris." after "...a 2020 Yaris Hybrid with 50,000 km"): the name as the assistant gave it.
     if (named) return { text: namedSpan(named.text, chosen) ?? clause, adopted: named };
@@ -160,9 +165,9 @@ export function adoptionOf(input: AdoptionInput): Adoption | null {
  * acknowledgement) in one of the message's suggestions or statements.
  */
 export function echoesOffer(clause: string, offered: readonly Suggestion[]): boolean {
-  const chosen = [...termsOf(clause.replace(REASON, ''))].filter((t) => !POINTING.has(t));
-  // "Just one worker for now" or "My wife's car" describes the person's case; it picks nothing.
-  const own = /\b(?:just|only)\b|^(?:my|our|his|her|their)\b/iu.test(clause);
-  if (chosen.length === 0 || own || /\?\s*$/u.test(clause) || HEDGE.test(clause) || REPORTED.test(clause)) return false;
+  const chosen = chosenTerms(clause.replace(REASON, ''));
+  // "My wife's car" describes the person's case too.
+  const own = OWN_CASE.test(clause) || /^(?:my|our|his|her|their)\b/iu.test(clause);
+  if (chosen.length === 0 || own || picksNothing(clause)) return false;
   return offered.some((s) => chosen.some((t) => s.terms.has(t)));
 }

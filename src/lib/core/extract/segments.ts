@@ -204,8 +204,13 @@ function segmentsOfClause(clause: string, message: ExtractionMessage, ctx: Claus
     }
   }
   if (classified === null || !text) return [];
-  const offered = [...offer.suggestions, ...offer.statements];
-  if (message.role === 'user' && classified.cue === 'fact' && isNounPhrase(withoutReason(text)) && echoesOffer(text, offered))
+  // Last in the chain: the offer's pieces are gathered only for a user's verbless Fact.
+  if (
+    message.role === 'user' &&
+    classified.cue === 'fact' &&
+    isNounPhrase(withoutReason(text)) &&
+    echoesOffer(text, [...offer.suggestions, ...offer.statements])
+  )
     classified = { category: 'Decisions', cue: 'echo' };
   if (classified.category === 'Topics') text = topicOf(text, site.before);
   const pieces = splitToLimit(text);
