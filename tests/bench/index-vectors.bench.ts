@@ -22,7 +22,7 @@ import type { BenchContext, BenchModule, FigureSamples } from './harness';
 const DIMS = 384;
 const RECALL_QUERIES = 200;
 const TARGET = 0.95;
-const PROBES = [16, 32, 64, 128, 256];
+const PROBES = [16, 32, 64, 128, 256, 384, 512];
 
 interface Method {
   build_s: number;

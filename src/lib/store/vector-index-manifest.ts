@@ -19,12 +19,14 @@ export interface VectorIndexManifest {
   name: string;
   modelId: string;
   dims: number;
+  /** What holds the vectors (vector-points.ts); manifests saved before it existed are 'hnsw'. */
+  structure?: 'hnsw' | 'int8';
   params: HnswParams;
   capacity: number;
   nextLabel: number;
   /** Labels marked deleted inside the HNSW file (they still occupy slots). */
   deleted: number;
-  /** Live entries, three parallel columns. */
+  /** Live entries, three parallel columns (empty for int8: its rows come from the vectors table). */
   labels: number[];
   recordIds: string[];
   /** First 16 hex digits of each record's content hash. */

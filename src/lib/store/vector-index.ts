@@ -1,13 +1,17 @@
 /**
- * The persisted vector index of one embedding model: hnswlib-wasm (cosine), incremental add,
- * delete (markDelete) and resize, saved through its IDBFS, with a label -> record map (and a
+ * The persisted vector index of one embedding model, with a label -> record map (and a
  * content-hash prefix per label) saved alongside and verified on load (vector-index-verify.ts).
  * One index per model id: vectors of two models never share an index.
+ *
+ * Two structures hold the vectors (vector-points.ts): an HNSW graph (hnswlib-wasm, cosine,
+ * incremental add, markDelete and resize, saved through its IDBFS), or int8 rows scanned exactly
+ * (no graph to build; the manifest alone is saved, and the rows are filled from the vectors table
+ * when the index opens: `VectorIndex.open` returns it empty with `needsRows`).
  */
-import type { HierarchicalNSW } from 'hnswlib-wasm';
 import { fail } from '../core/errors';
 import { exclusive, fileSystemSynced, hnswlib, readFileSystem } from './vector-index-runtime';
 import { hashPrefix, type HnswParams, type ManifestStore, type VectorIndexManifest } from './vector-index-manifest';
+import { HnswPoints, Int8Points, type VectorPoints, type VectorStructure } from './vector-points';
 
 export type { HnswParams } from './vector-index-manifest';
 
@@ -39,6 +43,8 @@ export interface VectorIndexOptions {
   dims: number;
   capacity?: number;
   params?: Partial<HnswParams>;
+  /** What holds the vectors (default 'hnsw'); 'int8' needs dims a multiple of 16. */
+  structure?: VectorStructure;
   manifests: ManifestStore;
   now?: () => number;
 }
@@ -48,12 +54,14 @@ export const indexFileName = (name: string): string => `${name}.hnsw`;
 export class VectorIndex {
   private labelOfRecord = new Map<string, number>();
   private recordOfLabel = new Map<number, { recordId: string; hash: string }>();
-  /** The graph; null for an empty index made by `deferred` until `load()` (hnswlib not loaded yet). */
-  private graph: HierarchicalNSW | null;
+  /** The vectors; null for an empty HNSW index made by `deferred` until `load()` (hnswlib not loaded yet). */
+  private graph: VectorPoints | null;
   private pendingCapacity = 0;
+  /** Opened from an int8 manifest and still empty: the caller fills it from the vectors table (`restore`). */
+  needsRows = false;
 
   private constructor(
-    hnsw: HierarchicalNSW | null,
+    hnsw: VectorPoints | null,
     readonly name: string,
     readonly modelId: string,
     readonly dims: number,
@@ -66,7 +74,11 @@ export class VectorIndex {
     this.graph = hnsw;
   }
 
-  private get hnsw(): HierarchicalNSW {
+  get structure(): VectorStructure {
+    return this.graph?.structure ?? 'hnsw';
+  }
+
+  private get hnsw(): VectorPoints {
     if (!this.graph) fail('index/failed', `The vector index ${this.name} is not loaded yet (await load() before adding).`);
     return this.graph;
   }
@@ -75,7 +87,7 @@ export class VectorIndex {
   static deferred(options: VectorIndexOptions): VectorIndex {
     const params = { ...DEFAULT_HNSW, ...options.params };
     const index = new VectorIndex(
-      null,
+      options.structure === 'int8' ? new Int8Points(options.dims, Math.max(16, options.capacity ?? 1024)) : null,
       options.name,
       options.modelId,
       options.dims,
@@ -102,16 +114,22 @@ export class VectorIndex {
     const hnsw = new lib.HierarchicalNSW('cosine', this.dims, '');
     hnsw.initIndex(this.pendingCapacity, this.params.M, this.params.efConstruction, this.params.seed);
     hnsw.setEfSearch(this.params.ef);
-    this.graph = hnsw;
+    this.graph = new HnswPoints(hnsw);
   }
 
   static async create(options: VectorIndexOptions): Promise<VectorIndex> {
-    const lib = await hnswlib();
     const params = { ...DEFAULT_HNSW, ...options.params };
-    const hnsw = new lib.HierarchicalNSW('cosine', options.dims, '');
-    hnsw.initIndex(Math.max(16, options.capacity ?? 1024), params.M, params.efConstruction, params.seed);
-    hnsw.setEfSearch(params.ef);
-    return new VectorIndex(hnsw, options.name, options.modelId, options.dims, params, options.manifests, options.now ?? Date.now, 0, 0);
+    const capacity = Math.max(16, options.capacity ?? 1024);
+    let points: VectorPoints;
+    if (options.structure === 'int8') points = new Int8Points(options.dims, capacity);
+    else {
+      const lib = await hnswlib();
+      const hnsw = new lib.HierarchicalNSW('cosine', options.dims, '');
+      hnsw.initIndex(capacity, params.M, params.efConstruction, params.seed);
+      hnsw.setEfSearch(params.ef);
+      points = new HnswPoints(hnsw);
+    }
+    return new VectorIndex(points, options.name, options.modelId, options.dims, params, options.manifests, options.now ?? Date.now, 0, 0);
   }
 
   /** Reads the saved file and manifest; checks only that they exist and agree with each other. */
@@ -123,6 +141,21 @@ export class VectorIndex {
         saved: manifest.modelId,
         wanted: options.modelId,
       });
+    }
+    if (manifest.structure === 'int8') {
+      const index = new VectorIndex(
+        new Int8Points(manifest.dims, Math.max(16, manifest.capacity)),
+        manifest.name,
+        manifest.modelId,
+        manifest.dims,
+        manifest.params,
+        options.manifests,
+        options.now ?? Date.now,
+        manifest.nextLabel,
+        0,
+      );
+      index.needsRows = true;
+      return index;
     }
     const lib = await hnswlib();
     const hnsw = new lib.HierarchicalNSW('cosine', manifest.dims, '');
@@ -136,7 +169,7 @@ export class VectorIndex {
     if (!read) fail('index/corrupt', 'The saved vector index file is missing or unreadable.', { name: manifest.name });
     hnsw.setEfSearch(manifest.params.ef);
     const index = new VectorIndex(
-      hnsw,
+      new HnswPoints(hnsw),
       manifest.name,
       manifest.modelId,
       manifest.dims,
@@ -157,11 +190,11 @@ export class VectorIndex {
 
   /** Slots in use inside HNSW, deleted ones included (what `capacity` must hold). */
   get slots(): number {
-    return this.graph?.getCurrentCount() ?? 0;
+    return this.graph?.slots ?? 0;
   }
 
   get capacity(): number {
-    return this.graph?.getMaxElements() ?? this.pendingCapacity;
+    return this.graph?.capacity ?? this.pendingCapacity;
   }
 
   get deletedCount(): number {
@@ -183,12 +216,12 @@ export class VectorIndex {
 
   /** The stored (normalized) vector of a label. */
   vectorOf(label: number): Float32Array {
-    return Float32Array.from(this.hnsw.getPoint(label));
+    return this.hnsw.point(label);
   }
 
   setEf(ef: number): void {
     this.params.ef = ef;
-    this.graph?.setEfSearch(ef);
+    this.graph?.setEf(ef);
   }
 
   /** Adds entries (a record already present is replaced: old label deleted, new label added). */
@@ -205,7 +238,7 @@ export class VectorIndex {
       }
       this.remove(entry.recordId);
       const label = this.nextLabel++;
-      graph.addPoint(entry.vector, label, false);
+      graph.add(entry.vector, label);
       this.remember(label, entry.recordId, hashPrefix(entry.contentHash));
       return label;
     });
@@ -232,7 +265,7 @@ export class VectorIndex {
         });
       }
       if (this.labelOfRecord.get(entry.recordId) !== entry.label) this.remove(entry.recordId);
-      this.hnsw.addPoint(entry.vector, entry.label, false);
+      this.hnsw.add(entry.vector, entry.label);
       this.remember(entry.label, entry.recordId, hashPrefix(entry.contentHash));
       this.nextLabel = Math.max(this.nextLabel, entry.label + 1);
     }
@@ -248,6 +281,10 @@ export class VectorIndex {
    * empty index, and the manifest is removed.
    */
   static async discard(name: string, dims: number, manifests: ManifestStore): Promise<void> {
+    if ((await manifests.get(name))?.structure === 'int8') {
+      await manifests.delete(name); // no file: the rows live in the vectors table
+      return;
+    }
     const lib = await hnswlib();
     const empty = new lib.HierarchicalNSW('cosine', dims, '');
     empty.initIndex(1, 4, 8, 1);
@@ -272,12 +309,11 @@ export class VectorIndex {
   search(query: Float32Array, k: number): VectorHit[] {
     const n = Math.min(k, this.count);
     if (n <= 0) return [];
-    const result = this.hnsw.searchKnn(query, n, undefined);
     const hits: VectorHit[] = [];
-    result.neighbors.forEach((label, i) => {
+    for (const { label, similarity } of this.hnsw.search(query, n)) {
       const entry = this.recordOfLabel.get(label);
-      if (entry) hits.push({ recordId: entry.recordId, label, similarity: 1 - result.distances[i]! });
-    });
+      if (entry) hits.push({ recordId: entry.recordId, label, similarity });
+    }
     return hits.sort((a, b) => b.similarity - a.similarity || a.label - b.label);
   }
 
@@ -285,25 +321,32 @@ export class VectorIndex {
   ensureCapacity(needed: number): void {
     const capacity = this.capacity;
     if (needed <= capacity) return;
-    if (this.graph) this.graph.resizeIndex(Math.max(needed, capacity * 2));
+    if (this.graph) this.graph.resize(Math.max(needed, capacity * 2));
     else this.pendingCapacity = Math.max(needed, capacity * 2);
   }
 
-  /** Writes the index file through IDBFS, waits for the sync, then writes the manifest. */
+  /**
+   * HNSW: writes the index file through IDBFS, waits for the sync, then writes the manifest. int8:
+   * writes the manifest alone, without the label map (the rows are read back from the vectors table).
+   */
   async save(): Promise<VectorIndexManifest> {
     await this.load();
-    await exclusive(async () => {
-      // The mount is shared by every vault's index: bring this realm's copy up to date before the
-      // write syncs all of it back (vector-index-runtime.ts).
-      await readFileSystem();
-      await this.hnsw.writeIndex(indexFileName(this.name));
-      await fileSystemSynced();
-    });
-    const labels = this.labels();
+    const graph = this.hnsw;
+    if (graph instanceof HnswPoints) {
+      await exclusive(async () => {
+        // The mount is shared by every vault's index: bring this realm's copy up to date before the
+        // write syncs all of it back (vector-index-runtime.ts).
+        await readFileSystem();
+        await graph.graph.writeIndex(indexFileName(this.name));
+        await fileSystemSynced();
+      });
+    }
+    const labels = graph.structure === 'int8' ? [] : this.labels();
     const manifest: VectorIndexManifest = {
       name: this.name,
       modelId: this.modelId,
       dims: this.dims,
+      structure: graph.structure,
       params: { ...this.params },
       capacity: this.capacity,
       nextLabel: this.nextLabel,
@@ -319,7 +362,7 @@ export class VectorIndex {
 
   /** hnswlib's own view, for verification: slots used and the labels it holds as deleted. */
   internals(): { slots: number; deletedLabels: number[] } {
-    return { slots: this.slots, deletedLabels: this.graph?.getDeletedLabels() ?? [] };
+    return { slots: this.slots, deletedLabels: this.graph?.deletedLabels() ?? [] };
   }
 
   private remember(label: number, recordId: string, hash: string): void {

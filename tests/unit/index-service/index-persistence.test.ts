@@ -44,6 +44,44 @@ function stallingHost(after: number): { host: EmbedderHost; crash: () => void } 
 }
 
 describe('index persistence', () => {
+  it('a small vault is an int8 scan: saved as a manifest alone, filled from the vectors table on reload, same answers', async () => {
+    const h = await fresh();
+    await importFixtures(h);
+    await h.drain();
+    const model = h.service.parts.indexes.serving.model!;
+    expect(model.index.structure).toBe('int8');
+    const saved = (await h.cache.manifests.get(model.name))!;
+    expect(saved).toMatchObject({ structure: 'int8', labels: [], recordIds: [] });
+    const before = await answers(h);
+    const again = await h.reopen();
+    const reopened = again.service.parts.indexes.serving.model!;
+    expect(reopened.index.structure).toBe('int8');
+    expect(reopened.index.count).toBe(again.service.parts.catalog.size);
+    expect(again.service.parts.notices.list).toEqual([]);
+    expect(await answers(again)).toEqual(before);
+    expect(again.service.status('leader', { paused: false, running: null, pending: 0 }).serving).toMatchObject({
+      structure: 'int8',
+      ef: 0,
+    });
+  });
+
+  it('a vault saved as HNSW reopens as an int8 scan without a notice, and one that grew past the threshold as HNSW', async () => {
+    const h = await fresh({ vectorStructure: 'hnsw' });
+    await importFixtures(h);
+    await h.drain();
+    const before = await answers(h);
+    expect(h.service.parts.indexes.serving.model!.index.structure).toBe('hnsw');
+    const scan = await h.reopen({ vectorStructure: 'auto' });
+    expect(scan.service.parts.indexes.serving.model!.index.structure).toBe('int8');
+    expect(scan.service.parts.notices.list).toEqual([]);
+    expect(await answers(scan)).toEqual(before);
+    // The other way (as when a vault passes INT8_SCAN_UP_TO vectors): a graph, built from the rows.
+    const graph = await h.reopen({ vectorStructure: 'hnsw' });
+    expect(graph.service.parts.indexes.serving.model!.index.structure).toBe('hnsw');
+    expect(graph.service.parts.notices.list).toEqual([]);
+    expect(await answers(graph)).toEqual(before);
+  });
+
   it('reloads the saved BM25 and vector index and answers the same', async () => {
     const h = await fresh();
     await importFixtures(h);
@@ -57,7 +95,8 @@ describe('index persistence', () => {
   });
 
   it('detects a corrupted label map, rebuilds from the stored vectors with a notice, and answers with the right ids', async () => {
-    const h = await fresh();
+    // The HNSW's label map is what a reload trusts; the int8 scan has none (it reads the rows).
+    const h = await fresh({ vectorStructure: 'hnsw' });
     await importFixtures(h);
     await h.drain();
     const before = await answers(h);

@@ -71,6 +71,8 @@ export interface VectorIndexStatus {
   count: number;
   /** Documents the vault holds (what full coverage means). */
   total: number;
+  /** What holds the vectors: an HNSW graph searched with breadth `ef`, or an exact int8 scan (ef 0). */
+  structure: 'hnsw' | 'int8';
   ef: number;
   verifiedAt: number | null;
 }
@@ -78,10 +80,12 @@ export interface VectorIndexStatus {
 export interface HealthReport {
   checkedAt: number;
   embedderId: string;
-  /** Mean recall@10 of HNSW against exact search on sampled queries. */
+  /** Mean recall@10 of the index's search (HNSW, or the int8 scan) against exact float search on sampled queries. */
   recallAt10: number;
   queries: number;
   vectors: number;
+  /** What was measured; reports saved before the int8 scan existed have none (HNSW). */
+  structure?: 'hnsw' | 'int8';
   ef: number;
   /** ok: at target; tuned: ef raised to reach it; rebuilt: rebuilt to reach it; low: still below. */
   verdict: 'ok' | 'tuned' | 'rebuilt' | 'low' | 'empty';

@@ -363,7 +363,16 @@ export class IndexHost implements IndexApi {
 
 /** What the status says before the index has loaded (or when it could not). */
 function startingStatus(at: number, role: IndexStatus['role'], error: IndexStatus['error'], work: IndexStatus['work']): IndexStatus {
-  const empty = { embedderId: 'lexical-v1-384', kind: 'lexical' as const, dims: 0, count: 0, total: 0, ef: 0, verifiedAt: null };
+  const empty = {
+    embedderId: 'lexical-v1-384',
+    kind: 'lexical' as const,
+    dims: 0,
+    count: 0,
+    total: 0,
+    structure: 'int8' as const,
+    ef: 0,
+    verifiedAt: null,
+  };
   return {
     at,
     role,

@@ -10,6 +10,7 @@ import type { ModelLibrary } from '../../models/model-library';
 import { ChunksRepo } from '../../store/chunks-repo';
 import type { Vault } from '../../store/vault';
 import type { BlobStore, HnswParams, ManifestStore } from '../../store/vector-index-manifest';
+import type { VectorStructure } from '../../store/vector-points';
 import { VectorsRepo } from '../../store/vectors-repo';
 import { EntityGraph } from '../../core/graph/entity-graph';
 import { Bm25Holder } from './bm25-holder';
@@ -41,6 +42,8 @@ export interface IndexDeps {
   onSaved?: () => void;
   /** HNSW parameters of indexes built from now on (default DEFAULT_HNSW; the benchmark builds a lighter graph). */
   hnsw?: Partial<HnswParams>;
+  /** What holds the vectors (default 'auto': an int8 scan up to INT8_SCAN_UP_TO vectors, HNSW above). */
+  vectorStructure?: VectorStructure | 'auto';
 }
 
 export function dimsOf(choice: EmbedderChoice): number {

@@ -97,6 +97,7 @@ export async function openModel(parts: IndexParts, choice: EmbedderChoice): Prom
     rng: parts.rng,
     scope: parts.scope,
     ...(parts.deps.hnsw ? { hnsw: parts.deps.hnsw } : {}),
+    ...(parts.deps.vectorStructure ? { structure: parts.deps.vectorStructure } : {}),
   });
   if (report.problem) {
     parts.notices.add(

@@ -1,8 +1,10 @@
 /**
- * The vector index of one embedder: a persisted HNSW (src/lib/store/vector-index.ts) kept in step
- * with that embedder's rows in the vectors table. Loading opens the saved index, catches up with
- * rows written after its last save (each row carries its label), verifies count and sampled
- * hashes, and rebuilds from the rows when anything disagrees, saying so in a notice.
+ * The vector index of one embedder (src/lib/store/vector-index.ts) kept in step with that
+ * embedder's rows in the vectors table. Up to INT8_SCAN_UP_TO vectors it is an exact scan over
+ * int8 rows, filled from the table when it opens (seconds; no graph to build); above, a persisted
+ * HNSW. Loading an HNSW opens the saved index, catches up with rows written after its last save
+ * (each row carries its label), verifies count and sampled hashes, and rebuilds from the rows
+ * when anything disagrees, saying so in a notice.
  */
 import { fail, toVaultError, VaultFailure } from '../../core/errors';
 import { FlatVectors } from '../../core/index/exact';
@@ -11,6 +13,7 @@ import type { VectorRecord } from '../../core/records';
 import { VectorIndex, type HnswParams, type VectorEntry } from '../../store/vector-index';
 import type { ManifestStore } from '../../store/vector-index-manifest';
 import { verifyVectorIndex, type VectorTruth } from '../../store/vector-index-verify';
+import { int8Fits, type VectorStructure } from '../../store/vector-points';
 import type { VectorsRepo } from '../../store/vectors-repo';
 
 const PAGE = 1_000;
@@ -25,11 +28,30 @@ export interface ModelIndexDeps {
   scope: string;
   /** Parameters of a graph built from scratch (default DEFAULT_HNSW). */
   hnsw?: Partial<HnswParams>;
+  /** The structure to hold the vectors (default 'auto': `structureFor`). */
+  structure?: VectorStructure | 'auto';
+}
+
+/**
+ * Vectors up to which the index is an exact int8 scan rather than an HNSW graph: where the scan's
+ * p95 reaches the graph's (index.vectors.crossover_docs in docs/BENCH.md; docs/INDEX.md). Below
+ * it the scan answers as fast, finds the exact neighbours (recall@10 0.99 against float32), takes
+ * a quarter of the memory and needs no build (the graph takes minutes per 100k vectors here).
+ */
+export const INT8_SCAN_UP_TO = 300_000;
+
+/** The structure for `count` vectors of `dims` dimensions. */
+export function structureFor(dims: number, count: number, wanted: ModelIndexDeps['structure'] = 'auto'): VectorStructure {
+  if (wanted === 'hnsw' || !int8Fits(dims)) return 'hnsw';
+  if (wanted === 'int8') return 'int8';
+  return count <= INT8_SCAN_UP_TO ? 'int8' : 'hnsw';
 }
 
 export interface OpenReport {
   /** 'saved': loaded and verified; 'caught-up': loaded, then rows newer than the save added. */
   loadedFrom: 'saved' | 'caught-up' | 'rebuilt' | 'empty';
+  /** What holds the vectors now. */
+  structure: VectorStructure;
   /** Set when the saved index could not be trusted (it was rebuilt). */
   problem: string | null;
   verifiedAt: number | null;
@@ -47,9 +69,11 @@ const entryOf = (row: VectorRecord): VectorEntry & { label: number } => ({
 });
 
 /**
- * How the index answers a nearest-neighbour search: the HNSW graph (the app's default), an exact
- * scan over the same vectors (the ground truth; `eval locomo --vectors exact`), or exact up to
- * AUTO_EXACT_UP_TO vectors and HNSW above.
+ * How the index answers a nearest-neighbour search: 'hnsw', the index's own structure, as the app
+ * searches (the int8 scan up to INT8_SCAN_UP_TO vectors, the HNSW graph above; the name predates
+ * the scan and stays for the CLI's `--vectors`); an exact float scan over the same stored vectors
+ * (the ground truth; `eval locomo --vectors exact`; int8 rows are dequantized); or exact up to
+ * AUTO_EXACT_UP_TO vectors and the index's structure above.
  */
 export type VectorSearchMode = 'hnsw' | 'exact' | 'auto';
 
@@ -103,37 +127,63 @@ export class ModelIndex {
   /** Opens (catching up and verifying) or rebuilds the index of `embedderId`. */
   static async open(embedderId: string, dims: number, deps: ModelIndexDeps): Promise<{ model: ModelIndex; report: OpenReport }> {
     const options = { name: indexName(deps.scope, embedderId), modelId: embedderId, dims, manifests: deps.manifests, now: deps.now };
+    const stored = await deps.vectors.count(embedderId);
+    const structure = structureFor(dims, stored, deps.structure);
     let problem: string | null = null;
     try {
       const saved = await VectorIndex.open(options);
-      if (saved) {
+      if (saved && saved.structure === structure) {
         const model = new ModelIndex(embedderId, dims, saved, deps);
-        const caughtUp = await model.catchUp();
+        // An int8 scan is filled from the rows (nothing to catch up with); a graph catches up.
+        let caughtUp = false;
+        if (saved.needsRows) await model.fillFromRows(saved);
+        else caughtUp = await model.catchUp();
         model.changed = caughtUp;
         const report = await verifyVectorIndex(saved, model.truth(), { rng: deps.rng, now: deps.now, sample: 32 });
         if (report.ok) {
           model.verifiedAt = report.verifiedAt;
-          return { model, report: { loadedFrom: caughtUp ? 'caught-up' : 'saved', problem: null, verifiedAt: report.verifiedAt } };
+          return {
+            model,
+            report: { loadedFrom: caughtUp ? 'caught-up' : 'saved', structure, problem: null, verifiedAt: report.verifiedAt },
+          };
         }
         problem = report.problems.slice(0, 3).join('; ');
+      } else if (saved) {
+        // Saved as the other structure (the vault crossed INT8_SCAN_UP_TO, or was saved before int8
+        // existed): built again from the rows, which are the truth either way. Not a problem.
+        problem = null;
       }
     } catch (thrown) {
       problem = toVaultError(thrown).message;
     }
-    const stored = await deps.vectors.count(embedderId);
-    const fresh = { ...options, capacity: Math.max(1024, stored), ...(deps.hnsw ? { params: deps.hnsw } : {}) };
+    const fresh = { ...options, structure, capacity: Math.max(1024, stored), ...(deps.hnsw ? { params: deps.hnsw } : {}) };
     if (stored === 0 && problem === null) {
-      // Nothing to search yet: hnswlib-wasm loads with the first embedded batch (`add`).
+      // Nothing to search yet: hnswlib-wasm (for a graph) loads with the first embedded batch (`add`).
       return {
         model: new ModelIndex(embedderId, dims, VectorIndex.deferred(fresh), deps),
-        report: { loadedFrom: 'empty', problem: null, verifiedAt: null },
+        report: { loadedFrom: 'empty', structure, problem: null, verifiedAt: null },
       };
     }
+    const hadSaved = (await deps.manifests.get(options.name)) !== undefined;
     const model = new ModelIndex(embedderId, dims, await VectorIndex.create(fresh), deps);
-    await model.rebuildFromRows();
+    await model.rebuildFromRows(undefined, structure);
     model.verifiedAt = deps.now();
     model.changed = true;
-    return { model, report: { loadedFrom: 'rebuilt', problem: problem ?? 'no saved vector index', verifiedAt: model.verifiedAt } };
+    const why = problem ?? (hadSaved ? null : structure === 'hnsw' ? 'no saved vector index' : null);
+    return { model, report: { loadedFrom: 'rebuilt', structure, problem: why, verifiedAt: model.verifiedAt } };
+  }
+
+  /** Fills an int8 index opened from its manifest with every row of this embedder, page by page. */
+  private async fillFromRows(index: VectorIndex): Promise<void> {
+    index.ensureCapacity(await this.deps.vectors.count(this.embedderId));
+    let after = -Infinity;
+    for (;;) {
+      const page = await this.deps.vectors.page(this.embedderId, after, PAGE);
+      if (page.length === 0) break;
+      index.restore(page.filter((row) => row.vector.length === this.dims).map(entryOf));
+      after = page[page.length - 1]!.label;
+    }
+    index.needsRows = false;
   }
 
   /**
@@ -161,12 +211,14 @@ export class ModelIndex {
    * are still answered). Rows whose labels collide (vectors merged in from another device's vault
    * file) are given fresh labels, written back to their rows.
    */
-  async rebuildFromRows(onProgress?: (done: number) => void): Promise<void> {
+  async rebuildFromRows(onProgress?: (done: number) => void, structure?: VectorStructure): Promise<void> {
     const options = { name: this.name, modelId: this.embedderId, dims: this.dims, manifests: this.deps.manifests, now: this.deps.now };
+    const stored = await this.deps.vectors.count(this.embedderId);
     const fresh = await VectorIndex.create({
       ...options,
-      capacity: Math.max(1024, await this.deps.vectors.count(this.embedderId)),
-      params: { ef: this.index.params.ef },
+      capacity: Math.max(1024, stored),
+      structure: structure ?? structureFor(this.dims, stored, this.deps.structure),
+      params: { ...this.deps.hnsw, ef: this.index.params.ef },
     });
     const relabel: VectorRecord[] = [];
     let after = -Infinity;

@@ -33,7 +33,8 @@ function vectorStatus(parts: IndexParts, slot: IndexSlot): VectorIndexStatus {
     dims: model?.dims ?? 0,
     count: model ? coverageOf(parts, model) : 0,
     total: parts.catalog.size,
-    ef: model?.index.params.ef ?? 0,
+    structure: model?.index.structure ?? 'int8',
+    ef: model && model.index.structure === 'hnsw' ? model.index.params.ef : 0,
     verifiedAt: model?.verifiedAt ?? null,
   };
 }
