@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { chatgptExport, type GeneratedCounts, type GeneratorOptions } from '../factories/import-generator';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,6 +36,24 @@ export interface AppImportRun {
   /** Peak of the whole tab (page + workers), MB, sampled about every 2 s; null when not measurable. */
   peakTabMb: number | null;
   samples: ProgressSample[];
+  /** With `settle`: what the vault costs once indexed (null without). */
+  settled: AppSettled | null;
+}
+
+/** After the import: indexing finished, the app reopened, one recall asked. */
+export interface AppSettled {
+  /** From the report to the Settings screen's "up to date" (every index job done). */
+  indexSeconds: number;
+  /** A reload of the Settings screen until the serving vector index holds every document again. */
+  loadSeconds: number;
+  /** Documents in the index. */
+  documents: number;
+  /** One recall: from the submit to the package on screen. */
+  recallMs: number;
+  /** measureUserAgentSpecificMemory after that recall (page and workers), MB; null when not measurable. */
+  tabMb: number | null;
+  /** performance.memory.usedJSHeapSize of the page alone, MB. */
+  pageHeapMb: number | null;
 }
 
 /** Writes a generated export to `path` without holding it whole; returns what was generated. */
@@ -156,7 +174,7 @@ export async function appImport(
   url: string,
   file: string,
   expected: GeneratedCounts,
-  options: { timeoutMs?: number; trace?: string } = {},
+  options: { timeoutMs?: number; trace?: string; settle?: { prompt: string; timeoutMs: number } } = {},
 ): Promise<AppImportRun> {
   const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
   try {
@@ -199,6 +217,7 @@ export async function appImport(
       );
     }
     const totalMs = p.reportAt - p.pickedAt;
+    const settled = options.settle ? await settle(page, options.settle) : null;
     return {
       seconds: totalMs / 1000,
       conversations,
@@ -209,10 +228,63 @@ export async function appImport(
       longTasks: p.longTasks.length,
       peakTabMb: p.peakTabBytes === null ? null : p.peakTabBytes / 2 ** 20,
       samples: p.samples,
+      settled,
     };
   } finally {
     await context.close();
   }
+}
+
+/** The serving index's "N of M documents" in Settings, once it holds every document (else null). */
+async function loadedDocuments(page: Page): Promise<number | null> {
+  const text =
+    (await page
+      .getByTestId('health-vectors')
+      .textContent()
+      .catch(() => null)) ?? '';
+  const match = /^\s*([\d,]+) of ([\d,]+) documents/u.exec(text);
+  if (!match) return null;
+  const [count, total] = [Number(match[1]!.replace(/,/gu, '')), Number(match[2]!.replace(/,/gu, ''))];
+  return count > 0 && count === total ? count : null;
+}
+
+async function settle(page: Page, options: { prompt: string; timeoutMs: number }): Promise<AppSettled> {
+  const started = Date.now();
+  await page.goto('/settings');
+  await page.getByTestId('index-up-to-date').waitFor({ timeout: options.timeoutMs });
+  const indexSeconds = (Date.now() - started) / 1000;
+  // Reopen: the workers start again and load the saved indexes.
+  const reloadAt = Date.now();
+  await page.reload();
+  let documents: number | null = null;
+  while ((documents = await loadedDocuments(page)) === null) {
+    if (Date.now() - reloadAt > options.timeoutMs) throw new Error('the index did not load after a reload');
+    await page.waitForTimeout(100);
+  }
+  const loadSeconds = (Date.now() - reloadAt) / 1000;
+  await page.goto('/');
+  await page.getByTestId('recall-input').fill(options.prompt);
+  const asked = Date.now();
+  await page.getByTestId('recall-submit').click();
+  await page.getByTestId('recall-package').waitFor({ timeout: 120_000 });
+  const recallMs = Date.now() - asked;
+  const memory = await page.evaluate(async () => {
+    const perf = performance as Performance & {
+      measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }>;
+      memory?: { usedJSHeapSize: number };
+    };
+    const tab =
+      perf.measureUserAgentSpecificMemory && self.crossOriginIsolated ? (await perf.measureUserAgentSpecificMemory()).bytes : null;
+    return { tab, page: perf.memory?.usedJSHeapSize ?? null };
+  });
+  return {
+    indexSeconds,
+    loadSeconds,
+    documents,
+    recallMs,
+    tabMb: memory.tab === null ? null : memory.tab / 2 ** 20,
+    pageHeapMb: memory.page === null ? null : memory.page / 2 ** 20,
+  };
 }
 
 /** The first sample at or past a third of the bytes: its time left against the real rest. */

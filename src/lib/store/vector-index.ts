@@ -317,6 +317,20 @@ export class VectorIndex {
     return hits.sort((a, b) => b.similarity - a.similarity || a.label - b.label);
   }
 
+  /** `search` for several queries, one list each (the int8 scan reads its rows once for all). */
+  searchMany(queries: readonly Float32Array[], k: number): VectorHit[][] {
+    const n = Math.min(k, this.count);
+    if (n <= 0) return queries.map(() => []);
+    return this.hnsw.searchMany(queries, n).map((found) => {
+      const hits: VectorHit[] = [];
+      for (const { label, similarity } of found) {
+        const entry = this.recordOfLabel.get(label);
+        if (entry) hits.push({ recordId: entry.recordId, label, similarity });
+      }
+      return hits.sort((a, b) => b.similarity - a.similarity || a.label - b.label);
+    });
+  }
+
   /** Grows capacity to hold `needed` slots (doubling, so a stream of adds resizes rarely). */
   ensureCapacity(needed: number): void {
     const capacity = this.capacity;

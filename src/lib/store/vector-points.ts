@@ -20,6 +20,8 @@ export interface VectorPoints {
   add(vector: Float32Array, label: number): void;
   markDelete(label: number): void;
   search(query: Float32Array, k: number): PointHit[];
+  /** `search` for several queries, one list each. */
+  searchMany(queries: readonly Float32Array[], k: number): PointHit[][];
   /** The stored vector of a label (int8: dequantized). */
   point(label: number): Float32Array;
   /** Slots in use, deleted ones included where the structure keeps them. */
@@ -43,6 +45,9 @@ export class HnswPoints implements VectorPoints {
   search(query: Float32Array, k: number): PointHit[] {
     const result = this.graph.searchKnn(query, k, undefined);
     return result.neighbors.map((label, i) => ({ label, similarity: 1 - result.distances[i]! }));
+  }
+  searchMany(queries: readonly Float32Array[], k: number): PointHit[][] {
+    return queries.map((q) => this.search(q, k));
   }
   point(label: number): Float32Array {
     return Float32Array.from(this.graph.getPoint(label));
@@ -78,6 +83,9 @@ export class Int8Points implements VectorPoints {
   }
   search(query: Float32Array, k: number): PointHit[] {
     return this.rows.search(query, k);
+  }
+  searchMany(queries: readonly Float32Array[], k: number): PointHit[][] {
+    return this.rows.searchMany(queries, k);
   }
   point(label: number): Float32Array {
     const row = this.rows.rowOfLabel(label);

@@ -119,6 +119,18 @@ describe('Int8Vectors', () => {
     expect(got[0]!.map((h) => h.similarity)).toEqual([...got[0]!.map((h) => h.similarity)].sort((a, b) => b - a));
   });
 
+  it('searches several queries in one pass with the results of one search each, dead rows skipped', () => {
+    const store = new Int8Vectors(DIMS, 16);
+    vectors.forEach((v, i) => store.set(i, v));
+    store.delete(7);
+    store.delete(2500);
+    const batch = queries.slice(0, 6);
+    expect(store.searchMany(batch, 10)).toEqual(batch.map((q) => store.search(q, 10)));
+    expect(store.searchMany([queries[0]!], 5)).toEqual([store.search(queries[0]!, 5)]);
+    expect(store.searchMany([], 5)).toEqual([]);
+    for (const hits of store.searchMany(batch, 10)) expect(hits.map((h) => h.label)).not.toContain(7);
+  });
+
   it('never returns a deleted vector, replaces on set, and compacts without changing results', () => {
     const store = new Int8Vectors(DIMS, 16);
     vectors.forEach((v, i) => store.set(i, v));

@@ -32,6 +32,24 @@ describe('retrieve', () => {
     expect(maple.signals.vectorSimilarity).toBeGreaterThan(0.3);
   });
 
+  it('asks a searcher with searchMany once for every searched variant, with the result of searching them one by one', async () => {
+    const variants = [
+      { kind: 'concept' as const, text: 'prune japanese maple' },
+      { kind: 'method' as const, text: 'maple winter pruning', weight: 0.5 },
+      { kind: 'continuity' as const, text: 'moss shade', weight: 0.05 },
+    ];
+    const alone = await recordsIndex(records);
+    const expected = await retrieve(variants, alone, { weights: { bm25: 1, vector: 0.1 } });
+    const batched = await recordsIndex(records);
+    const single = vi.spyOn(batched.vector, 'search');
+    const searchMany = vi.fn((vectors: readonly Float32Array[], k: number) => Promise.all(vectors.map((v) => alone.vector.search(v, k))));
+    const got = await retrieve(variants, { ...batched, vector: { ...batched.vector, searchMany } }, { weights: { bm25: 1, vector: 0.1 } });
+    expect(searchMany).toHaveBeenCalledTimes(1);
+    expect(searchMany.mock.calls[0]![0]).toHaveLength(2); // the light variant's vector list is not searched
+    expect(single).not.toHaveBeenCalled();
+    expect(got.candidates.map((c) => [c.record.id, c.signals])).toEqual(expected.candidates.map((c) => [c.record.id, c.signals]));
+  });
+
   it('gives candidates found by BM25 alone an exact similarity for the floor', async () => {
     const deps = await recordsIndex(records);
     const knn = vi.spyOn(deps.vector, 'search').mockResolvedValue([]);

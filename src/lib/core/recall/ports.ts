@@ -42,6 +42,11 @@ export interface VectorSearcher {
   /** The top `k` records nearest to an L2-normalized query vector, best first. */
   search(vector: Float32Array, k: number): Promise<VectorHit[]>;
   /**
+   * `search` for several queries at once, one list each in order (an exact scan reads its rows once
+   * for all of them). Optional: without it each query is searched alone.
+   */
+  searchMany?(vectors: readonly Float32Array[], k: number): Promise<VectorHit[][]>;
+  /**
    * Exact cosine similarity of the query to each given record (ids without a vector are left out).
    * The funnel's similarity floor needs a similarity for candidates found by BM25 only; the index
    * holds their vectors, so this is a handful of dot products.

@@ -89,16 +89,25 @@ async function searchVariants(
         signal ? { signal } : undefined,
       )
     : [];
-  return Promise.all(
-    variants.map(async (variant, i) => {
-      const vector = vectors[i] ?? null;
-      const [bm25, knn] = await Promise.all([
+  // The variants' vector searches go together (one pass over an exact scan's rows).
+  const wanted = variants.flatMap((variant, i) => (vectors[i] && searched(variant, w.vector) ? [i] : []));
+  const knnOf = new Map<number, VectorHit[]>();
+  const knnLists = deps.vector.searchMany
+    ? deps.vector.searchMany(
+        wanted.map((i) => vectors[i]!),
+        k,
+      )
+    : Promise.all(wanted.map((i) => deps.vector.search(vectors[i]!, k)));
+  const [bm25Lists, knn] = await Promise.all([
+    Promise.all(
+      variants.map((variant) =>
         lists === 'vector' || !searched(variant, w.bm25) ? Promise.resolve([]) : deps.lexical.search(variant.text, k),
-        vector && searched(variant, w.vector) ? deps.vector.search(vector, k) : Promise.resolve([]),
-      ]);
-      return { variant, vector, bm25, knn };
-    }),
-  );
+      ),
+    ),
+    knnLists,
+  ]);
+  wanted.forEach((i, n) => knnOf.set(i, knn[n] ?? []));
+  return variants.map((variant, i) => ({ variant, vector: vectors[i] ?? null, bm25: bm25Lists[i]!, knn: knnOf.get(i) ?? [] }));
 }
 
 function emptySignals(): RetrievalSignals {

@@ -11,6 +11,7 @@ import { staticModelLibrary } from '../../models/model-library';
 import { JobRunner, type JobHandler } from '../../store/job-runner';
 import type { Vault } from '../../store/vault';
 import { openIndexCache, type HnswParams } from '../../store/vector-index-manifest';
+import type { VectorStructure } from '../../store/vector-points';
 import { RecallService, type RecallServiceOptions } from '../recall/recall-service';
 import { inProcessEmbedderHost } from './in-process-host';
 import { IndexService } from './index-service';
@@ -27,6 +28,8 @@ export interface InProcessOptions {
   rebuild?: boolean;
   /** HNSW parameters of the graph built (default the app's). */
   hnsw?: Partial<HnswParams>;
+  /** What holds the vectors (default 'auto', as the app: an int8 scan up to INT8_SCAN_UP_TO vectors). */
+  vectorStructure?: VectorStructure | 'auto';
   /**
    * The index cache database (default one of this vault's own, `<vault db>-index`). The app's
    * workers share one between vaults, every entry named after its vault; tests of vault isolation
@@ -79,6 +82,7 @@ export async function openInProcessIndex(vault: Vault, options: InProcessOptions
     ...(options.rng ? { rng: options.rng } : {}),
     ...(options.vectorSearch ? { vectorSearch: options.vectorSearch } : {}),
     ...(options.hnsw ? { hnsw: options.hnsw } : {}),
+    ...(options.vectorStructure ? { vectorStructure: options.vectorStructure } : {}),
   });
   await service.start();
   if (options.rebuild !== false) await vault.jobs.enqueue(indexRebuildJob(), Date.now());

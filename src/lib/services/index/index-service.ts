@@ -83,6 +83,14 @@ export class IndexService {
     return model.search(vector, k, this.vectorMode).map((hit) => ({ id: hit.recordId, similarity: hit.similarity }));
   }
 
+  async vectorSearchMany(vectors: readonly Float32Array[], k: number): Promise<VectorHit[][]> {
+    const model = this.parts.indexes.serving.model;
+    if (!model) return vectors.map(() => []);
+    return model
+      .searchMany(vectors, k, this.vectorMode)
+      .map((hits) => hits.map((hit) => ({ id: hit.recordId, similarity: hit.similarity })));
+  }
+
   async similarity(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>> {
     return this.parts.indexes.serving.model?.similarity(vector, ids) ?? new Map<string, number>();
   }
@@ -125,7 +133,11 @@ export class IndexService {
   recallSources(): RecallSources {
     return {
       lexical: { search: (query, k) => this.lexicalSearch(query, k), explain: async (query, ids) => this.parts.bm25.explain(query, ids) },
-      vector: { search: (vector, k) => this.vectorSearch(vector, k), similarity: (vector, ids) => this.similarity(vector, ids) },
+      vector: {
+        search: (vector, k) => this.vectorSearch(vector, k),
+        searchMany: (vectors, k) => this.vectorSearchMany(vectors, k),
+        similarity: (vector, ids) => this.similarity(vector, ids),
+      },
       store: { get: (ids) => this.candidates(ids) },
       graph: {
         walk: async (prompt, k) =>

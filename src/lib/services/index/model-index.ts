@@ -291,6 +291,13 @@ export class ModelIndex {
     return flat.vectors.search(query, k).map((hit) => ({ recordId: flat.recordOf.get(hit.label)!, similarity: hit.similarity }));
   }
 
+  /** `search` for several queries, one list each (an int8 scan reads its rows once for all). */
+  searchMany(queries: readonly Float32Array[], k: number, mode: VectorSearchMode = 'hnsw'): ModelHit[][] {
+    const exact = mode === 'exact' || (mode === 'auto' && this.index.count <= AUTO_EXACT_UP_TO);
+    if (exact || queries.some((q) => q.length !== this.dims)) return queries.map((q) => this.search(q, k, mode));
+    return this.index.searchMany(queries, k).map((hits) => hits.map((hit) => ({ recordId: hit.recordId, similarity: hit.similarity })));
+  }
+
   /** Exact cosine of the query to each record that has a vector here. */
   similarity(query: Float32Array, recordIds: readonly string[]): Map<string, number> {
     const out = new Map<string, number>();
