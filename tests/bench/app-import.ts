@@ -256,10 +256,11 @@ async function settle(page: Page, options: { prompt: string; timeoutMs: number }
   // Reopen: the workers start again and load the saved indexes.
   const reloadAt = Date.now();
   await page.reload();
-  let documents: number | null = null;
-  while ((documents = await loadedDocuments(page)) === null) {
+  let documents = await loadedDocuments(page);
+  while (documents === null) {
     if (Date.now() - reloadAt > options.timeoutMs) throw new Error('the index did not load after a reload');
     await page.waitForTimeout(100);
+    documents = await loadedDocuments(page);
   }
   const loadSeconds = (Date.now() - reloadAt) / 1000;
   await page.goto('/');
