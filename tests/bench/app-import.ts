@@ -209,15 +209,23 @@ export async function appImport(
       peakTabBytes: number | null;
     };
     const status = await page.getByTestId('import-report').getAttribute('data-status');
-    const conversations = Number(await page.getByTestId('report-conversations-stored').textContent());
-    const messages = Number(await page.getByTestId('report-messages-stored').textContent());
+    // The report formats its counts for the locale ("22,400"): digits only.
+    const count = async (testId: string) => Number(((await page.getByTestId(testId).textContent()) ?? '').replace(/\D/gu, ''));
+    const conversations = await count('report-conversations-stored');
+    const messages = await count('report-messages-stored');
     if (status !== 'done' || conversations !== expected.conversations || messages !== expected.visible) {
       throw new Error(
         `app import ended ${status} with ${conversations}/${messages}, expected ${expected.conversations}/${expected.visible}`,
       );
     }
     const totalMs = p.reportAt - p.pickedAt;
-    const settled = options.settle ? await settle(page, options.settle) : null;
+    // A settle step that fails keeps the import's figures (its error is printed).
+    const settled = options.settle
+      ? await settle(page, options.settle).catch((error: unknown) => {
+          console.error(`settle step failed: ${error instanceof Error ? error.message : String(error)}`);
+          return null;
+        })
+      : null;
     return {
       seconds: totalMs / 1000,
       conversations,
@@ -251,7 +259,13 @@ async function loadedDocuments(page: Page): Promise<number | null> {
 async function settle(page: Page, options: { prompt: string; timeoutMs: number }): Promise<AppSettled> {
   const started = Date.now();
   await page.goto('/settings');
-  await page.getByTestId('index-up-to-date').waitFor({ timeout: options.timeoutMs });
+  // "Up to date" alone can show before the import's jobs are picked up (a first try measured 2 s
+  // for 44k documents): indexed means every document has a vector and no job is left.
+  const upToDate = page.getByTestId('index-up-to-date');
+  while ((await loadedDocuments(page)) === null || !(await upToDate.isVisible())) {
+    if (Date.now() - started > options.timeoutMs) throw new Error('indexing did not finish');
+    await page.waitForTimeout(500);
+  }
   const indexSeconds = (Date.now() - started) / 1000;
   // Reopen: the workers start again and load the saved indexes.
   const reloadAt = Date.now();
@@ -267,7 +281,8 @@ async function settle(page: Page, options: { prompt: string; timeoutMs: number }
   await page.getByTestId('recall-input').fill(options.prompt);
   const asked = Date.now();
   await page.getByTestId('recall-submit').click();
-  await page.getByTestId('recall-package').waitFor({ timeout: 120_000 });
+  // An answer: a package, or the screen saying the vault holds nothing on it (both end in the summary).
+  await page.getByTestId('recall-summary').waitFor({ timeout: 120_000 });
   const recallMs = Date.now() - asked;
   const memory = await page.evaluate(async () => {
     const perf = performance as Performance & {

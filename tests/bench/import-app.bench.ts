@@ -45,7 +45,7 @@ export const bench: BenchModule = {
           const runs: AppImportRun[] = [];
           const count = name === 'chatgpt_100mb' ? ctx.runs : heavyRuns(ctx.runs);
           for (let i = 0; i < count; i++) {
-            const run = await appImport(browser, server.url, file, counts, settle ? { settle } : {});
+            const run = await appImport(browser, server.url, file, counts, { timeoutMs: 40 * 60_000, ...(settle ? { settle } : {}) });
             runs.push(run);
             if (run.settled) {
               ctx.log(
