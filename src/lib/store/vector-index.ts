@@ -142,9 +142,9 @@ export class VectorIndex {
         wanted: options.modelId,
       });
     }
-    if (manifest.structure === 'int8') {
-      const index = new VectorIndex(
-        new Int8Points(manifest.dims, Math.max(16, manifest.capacity)),
+    const fromManifest = (points: VectorPoints, deleted: number) =>
+      new VectorIndex(
+        points,
         manifest.name,
         manifest.modelId,
         manifest.dims,
@@ -152,8 +152,10 @@ export class VectorIndex {
         options.manifests,
         options.now ?? Date.now,
         manifest.nextLabel,
-        0,
+        deleted,
       );
+    if (manifest.structure === 'int8') {
+      const index = fromManifest(new Int8Points(manifest.dims, Math.max(16, manifest.capacity)), 0);
       index.needsRows = true;
       return index;
     }
@@ -168,17 +170,7 @@ export class VectorIndex {
     });
     if (!read) fail('index/corrupt', 'The saved vector index file is missing or unreadable.', { name: manifest.name });
     hnsw.setEfSearch(manifest.params.ef);
-    const index = new VectorIndex(
-      new HnswPoints(hnsw),
-      manifest.name,
-      manifest.modelId,
-      manifest.dims,
-      manifest.params,
-      options.manifests,
-      options.now ?? Date.now,
-      manifest.nextLabel,
-      manifest.deleted,
-    );
+    const index = fromManifest(new HnswPoints(hnsw), manifest.deleted);
     manifest.labels.forEach((label, i) => index.remember(label, manifest.recordIds[i]!, manifest.hashes[i]!));
     return index;
   }

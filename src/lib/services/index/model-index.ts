@@ -131,8 +131,10 @@ export class ModelIndex {
     const stored = await deps.vectors.count(embedderId);
     const structure = structureFor(dims, stored, deps.structure);
     let problem: string | null = null;
+    let hadSaved = false;
     try {
       const saved = await VectorIndex.open(options);
+      hadSaved = saved !== null;
       if (saved && saved.structure === structure) {
         const model = new ModelIndex(embedderId, dims, saved, deps);
         // An int8 scan is filled from the rows (nothing to catch up with); a graph catches up.
@@ -164,7 +166,6 @@ export class ModelIndex {
         report: { loadedFrom: 'empty', structure, problem: null, verifiedAt: null },
       };
     }
-    const hadSaved = (await deps.manifests.get(options.name)) !== undefined;
     const model = new ModelIndex(embedderId, dims, await VectorIndex.create(fresh), deps);
     await model.rebuildFromRows(undefined, structure);
     model.verifiedAt = deps.now();
