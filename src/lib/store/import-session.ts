@@ -54,6 +54,15 @@ interface PlacementUpdate {
   parentExternalId: string | null;
 }
 
+/** A conversation with the ids and hash its store needs, computed before its turn to be stored. */
+interface PreparedConversation {
+  incoming: IncomingConversation;
+  id: string;
+  threadHash: string;
+  hasThread: boolean;
+  messageIds: string[];
+}
+
 type KnownMessages = Map<string, Pick<MessageRecord, 'ordinal' | 'branch'>>;
 
 /** Record ids derive from what names a record in its source: same export, same ids, anywhere. */
@@ -101,52 +110,83 @@ export class ImportSession {
     return { conversations: this.stagedConversations, messages: this.stagedMessages };
   }
 
-  /** Stores a batch of conversations (one lookup transaction, one write transaction). */
+  /** The previous batch's store, finished or failed: the next batch's lookup waits for it. */
+  private queue: Promise<void> = Promise.resolve();
+
+  /**
+   * Stores a batch of conversations: one lookup round trip, one write transaction. A batch may be
+   * added while the previous one is still being written: its ids and hashes are computed at once,
+   * and its lookup is sent the moment the previous write is done (from that write's completion, not
+   * when the caller next gets the thread), so it sees every row written before it and the database
+   * is not left idle between batches (issue 19).
+   */
   async add(batch: readonly IncomingConversation[]): Promise<ConversationOutcome[]> {
-    const ids = await Promise.all(batch.map((c) => conversationRecordId(c.source, c.externalId)));
-    const threadHashes = await Promise.all(
-      batch.map((c) =>
-        sha256Hex(
-          c.messages
-            .filter((m) => bucketOf(m) === 'visible')
-            .map((m) => m.contentHash)
-            .join('\n'),
-        ),
-      ),
+    const prepared = await Promise.all(batch.map((c) => this.prepare(c)));
+    const stored = this.queue.then(() => this.store(prepared));
+    this.queue = stored.then(
+      () => undefined,
+      () => undefined,
     );
-    const { byId, byHash } = await this.lookup(ids, threadHashes);
+    return stored;
+  }
+
+  private async prepare(incoming: IncomingConversation): Promise<PreparedConversation> {
+    const id = await conversationRecordId(incoming.source, incoming.externalId);
+    const visible = incoming.messages.filter((m) => bucketOf(m) === 'visible');
+    return {
+      incoming,
+      id,
+      threadHash: await sha256Hex(visible.map((m) => m.contentHash).join('\n')),
+      hasThread: visible.length > 0,
+      messageIds: await Promise.all(incoming.messages.map((m) => messageRecordId(id, m.externalId))),
+    };
+  }
+
+  private async store(batch: readonly PreparedConversation[]): Promise<ConversationOutcome[]> {
+    const { byId, byHash } = await this.lookup(
+      batch.map((c) => c.id),
+      batch.map((c) => c.threadHash),
+    );
     const outcomes: ConversationOutcome[] = [];
     const conversationRows: ConversationRecord[] = [];
     const messageRows: MessageRecord[] = [];
-    for (let i = 0; i < batch.length; i++) {
-      const incoming = batch[i]!;
-      const id = ids[i]!;
-      const hasThread = incoming.messages.some((m) => bucketOf(m) === 'visible');
-      const sameContent = hasThread ? byHash.get(threadHashes[i]!) : undefined;
-      const existing = byId.get(id);
-      if (!existing && sameContent && sameContent !== id) {
-        outcomes.push(this.duplicateOutcome(sameContent, incoming));
+    for (const prepared of batch) {
+      const sameContent = prepared.hasThread ? byHash.get(prepared.threadHash) : undefined;
+      const existing = byId.get(prepared.id);
+      if (!existing && sameContent && sameContent !== prepared.id) {
+        outcomes.push(this.duplicateOutcome(sameContent, prepared.incoming));
         continue;
       }
-      const known: KnownMessages = existing ? await this.existingMessages(id) : new Map();
-      const outcome = await this.stageConversation(id, threadHashes[i]!, incoming, existing ?? null, known, conversationRows, messageRows);
-      outcomes.push(outcome);
+      const known: KnownMessages = existing ? await this.existingMessages(prepared.id) : new Map();
+      outcomes.push(this.stageConversation(prepared, existing ?? null, known, conversationRows, messageRows));
     }
     await this.write(conversationRows, messageRows);
     return outcomes;
   }
 
+  /**
+   * Every read is sent at once, in one transaction: one round trip, however busy the page's thread
+   * is. (`anyOf` walks a cursor, a round trip per step, each waiting for the thread: a quarter of
+   * the import's time went there while the parser kept the thread busy.)
+   */
   private async lookup(ids: string[], hashes: string[]) {
-    return withStoreTimeout(
-      (async () => {
-        const rows = await this.db.conversations.bulkGet(ids);
+    const table = this.db.conversations;
+    return runTx(
+      this.db,
+      'r',
+      [table],
+      async () => {
+        const [rows, sameHash] = await Promise.all([
+          table.bulkGet(ids),
+          Promise.all([...new Set(hashes)].map((hash) => table.where('contentHash').equals(hash).toArray())),
+        ]);
         const byId = new Map<string, ConversationRecord>();
         for (const row of rows) if (row) byId.set(row.id, row);
         const byHash = new Map<string, string>();
-        const sameHash = await this.db.conversations.where('contentHash').anyOf(hashes).toArray();
-        for (const row of sameHash) if (row.state === 'visible' || row.importId === this.stageKey) byHash.set(row.contentHash, row.id);
+        for (const row of sameHash.flat())
+          if (row.state === 'visible' || row.importId === this.stageKey) byHash.set(row.contentHash, row.id);
         return { byId, byHash };
-      })(),
+      },
       { ...this.tx, label: 'looking up existing conversations' },
     );
   }
@@ -173,15 +213,13 @@ export class ImportSession {
     };
   }
 
-  private async stageConversation(
-    id: string,
-    threadHash: string,
-    incoming: IncomingConversation,
+  private stageConversation(
+    { id, threadHash, incoming, messageIds }: PreparedConversation,
     existing: ConversationRecord | null,
     known: KnownMessages,
     conversationRows: ConversationRecord[],
     messageRows: MessageRecord[],
-  ): Promise<ConversationOutcome> {
+  ): ConversationOutcome {
     const outcome: ConversationOutcome = {
       conversationId: id,
       conversation: existing ? 'existing' : 'stored',
@@ -189,7 +227,6 @@ export class ImportSession {
       otherBranches: 0,
       hidden: 0,
     };
-    const messageIds = await Promise.all(incoming.messages.map((m) => messageRecordId(id, m.externalId)));
     let addedVisible = 0;
     let staged = false;
     for (let i = 0; i < incoming.messages.length; i++) {

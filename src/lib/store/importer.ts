@@ -5,6 +5,7 @@ import type { ImportEvent, ParsedConversation, ParsedResource, ParseSummary } fr
 import { parseImport, type ByteSource } from '../core/import/parse-stream';
 import { discardStored, emptyFileReport, overallStatus, totalsOf, type FileReport, type ImportReport } from '../core/import/report';
 import { ProgressTracker } from '../core/jobs/progress';
+import { Yielder } from '../core/jobs/yield';
 import { applyWriteSafety, safeField, safeStrings, type WriteSafetyResult } from '../core/safety/write-safety';
 import { contentHash, normalizeMultiline, sha256Hex } from '../core/text/normalize';
 import {
@@ -125,7 +126,9 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
   try {
     const events =
       'events' in input ? input.events : parseImport(input.bytes, { name: input.name, totalBytes: input.size, signal: ctx.options.signal });
+    const yielder = new Yielder();
     for await (const event of events) {
+      await yielder.maybe();
       if (event.type === 'conversation') await writer.conversation(event.conversation);
       else if (event.type === 'resource') await writer.resource(event.resource, ctx.now());
       else if (event.type === 'progress') {
@@ -219,10 +222,10 @@ export async function safeExternalId(id: string): Promise<string> {
 
 /**
  * Buffers safe, hashed conversations and writes them in bounded batches; tallies the report.
- * One batch's write is in flight while the next is parsed and prepared: the database works in
- * another thread (in Chromium, the browser process), and waiting for each write before reading on
- * left one of the two cores idle (issue 19). IndexedDB runs overlapping transactions in the order
- * they were created, so the next batch's lookups still see every row written before it.
+ * Parsing runs ahead of the writes by up to two batches: the database works in another thread (in
+ * Chromium, the browser process), and waiting for each write before reading on left one of the two
+ * cores idle (issue 19). The session stores batches in order, each one's lookup after the previous
+ * write, so every lookup sees every row written before it.
  */
 class BatchWriter {
   private batch: IncomingConversation[] = [];
@@ -305,22 +308,24 @@ class BatchWriter {
     if (this.batch.length >= BATCH_CONVERSATIONS || this.batchMessages >= BATCH_MESSAGES) await this.flush();
   }
 
-  /** Starts writing the buffered batch once the previous write is done (its error is thrown here). */
+  /**
+   * Hands the buffered batch to the session, then waits for the batch before it (whose error is
+   * thrown here): at most two batches are held, one being written and one queued behind it.
+   */
   async flush(): Promise<void> {
     if (this.batch.length === 0) return;
     const batch = this.batch;
     this.batch = [];
     this.batchMessages = 0;
-    const previous = this.inFlight;
-    this.inFlight = null;
-    if (previous) await previous;
     const bytes = this.bytesRead;
     const write = this.session.add(batch).then((outcomes) => {
       this.count(outcomes);
       this.onWritten(bytes);
     });
     write.catch(() => undefined); // awaited by the next flush or drain; never unhandled meanwhile
+    const previous = this.inFlight;
     this.inFlight = write;
+    if (previous) await previous;
   }
 
   /** Writes what is buffered and waits until every write is done. */

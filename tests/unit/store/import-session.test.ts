@@ -100,6 +100,40 @@ describe('ImportSession', () => {
     db.close();
   });
 
+  it('batches added without waiting are stored in order: each lookup sees what the batches before it wrote (issue 19)', async () => {
+    const db = freshDb();
+    const session = new ImportSession(db, 'imp_a/0', stamp);
+    // The importer hands a batch over while the one before it is still being written.
+    const first = session.add([await conversation('c1', ['a', 'b'])]);
+    const second = session.add([await conversation('c1', ['a', 'b', 'c']), await conversation('copy-of-c1', ['a', 'b'])]);
+    const third = session.add([await conversation('copy-of-c1', ['a', 'b'])]);
+    const [[one], [grown, copy], [again]] = await Promise.all([first, second, third]);
+    expect(one).toMatchObject({ conversation: 'stored', messages: { stored: 2 } });
+    // Had the second lookup run before the first write, c1 would be stored twice and the copy kept.
+    expect(grown).toMatchObject({ conversation: 'existing', messages: { found: 3, stored: 1, existing: 2 } });
+    expect(copy).toMatchObject({ conversation: 'existing', conversationId: one!.conversationId });
+    expect(again).toMatchObject({ conversation: 'existing', conversationId: one!.conversationId });
+    await session.publish();
+    expect(await visibleCounts(db)).toEqual({ conversations: 1, messages: 3 });
+    db.close();
+  });
+
+  it('a batch whose write fails rejects alone: the batch after it is still stored', async () => {
+    const db = freshDb();
+    const session = new ImportSession(db, 'imp_a/0', stamp);
+    const add = db.messages.bulkAdd.bind(db.messages);
+    let calls = 0;
+    db.messages.bulkAdd = ((...args: Parameters<typeof add>) => {
+      if (++calls === 1) return Promise.reject(new Error('disk full'));
+      return add(...args);
+    }) as typeof add;
+    const failed = session.add([await conversation('c1', ['a'])]);
+    const next = session.add([await conversation('c2', ['b'])]);
+    await expect(failed).rejects.toThrow();
+    await expect(next).resolves.toMatchObject([{ conversation: 'stored' }]);
+    db.close();
+  });
+
   it('counts hidden and other-branch messages apart from the visible thread, and stores them', async () => {
     const db = freshDb();
     const session = new ImportSession(db, 'imp_a/0', stamp);
