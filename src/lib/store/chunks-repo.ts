@@ -40,19 +40,30 @@ export class ChunksRepo {
     return withStoreTimeout(this.db.chunks.count(), { ...this.tx, label: 'counting chunks' });
   }
 
-  /** Every chunk, a page at a time, in id order. */
+  /**
+   * Every chunk, a page at a time, in id order. The next page is read while the caller works on
+   * this one (a read is a round trip to the database's thread; a load of every chunk waited on
+   * each one in turn).
+   */
   async *pages(size = CHUNK_PAGE): AsyncGenerator<ChunkRecord[]> {
-    let after: string | null = null;
-    for (;;) {
-      const from: string | null = after;
-      const page: ChunkRecord[] = await withStoreTimeout(
-        from === null ? this.db.chunks.orderBy(':id').limit(size).toArray() : this.db.chunks.where(':id').above(from).limit(size).toArray(),
+    const read = (after: string | null): Promise<ChunkRecord[]> =>
+      withStoreTimeout(
+        after === null
+          ? this.db.chunks.orderBy(':id').limit(size).toArray()
+          : this.db.chunks.where(':id').above(after).limit(size).toArray(),
         { ...this.tx, label: 'reading chunks' },
       );
+    let next = read(null);
+    for (;;) {
+      const page = await next;
       if (page.length === 0) return;
+      const full = page.length === size;
+      if (full) {
+        next = read(page[page.length - 1]!.id);
+        next.catch(() => undefined); // thrown at the next await, or dropped when the caller stops early
+      }
       yield page;
-      after = page[page.length - 1]!.id;
-      if (page.length < size) return;
+      if (!full) return;
     }
   }
 

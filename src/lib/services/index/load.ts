@@ -111,9 +111,14 @@ export async function openModel(parts: IndexParts, choice: EmbedderChoice): Prom
 
 export async function loadState(parts: IndexParts): Promise<void> {
   const { serving, target } = await parts.indexes.savedChoices();
-  await loadDocuments(parts);
-  const servingModel = await openModel(parts, serving);
-  const targetModel = target ? await openModel(parts, target) : null;
+  // The documents and the vectors are read from different tables, neither waiting for the other:
+  // reading them side by side keeps the database busy while each side works on what it read. The
+  // two embedders' indexes open one after the other (a graph's file sync must not overlap another).
+  const openModels = async () => {
+    const servingModel = await openModel(parts, serving);
+    return { servingModel, targetModel: target ? await openModel(parts, target) : null };
+  };
+  const [, { servingModel, targetModel }] = await Promise.all([loadDocuments(parts), openModels()]);
   parts.indexes.open({ choice: serving, model: servingModel }, target ? { choice: target, model: targetModel } : null);
   await parts.health.load();
   parts.feed.emit();

@@ -177,12 +177,18 @@ export class ModelIndex {
   /** Fills an int8 index opened from its manifest with every row of this embedder, page by page. */
   private async fillFromRows(index: VectorIndex): Promise<void> {
     index.ensureCapacity(await this.deps.vectors.count(this.embedderId));
-    let after = -Infinity;
+    // The next page is read while this one is quantized (as `ChunksRepo.pages`).
+    let next = this.deps.vectors.page(this.embedderId, -Infinity, PAGE);
     for (;;) {
-      const page = await this.deps.vectors.page(this.embedderId, after, PAGE);
+      const page = await next;
       if (page.length === 0) break;
+      const full = page.length === PAGE;
+      if (full) {
+        next = this.deps.vectors.page(this.embedderId, page[page.length - 1]!.label, PAGE);
+        next.catch(() => undefined); // thrown at the next await
+      }
       index.restore(page.filter((row) => row.vector.length === this.dims).map(entryOf));
-      after = page[page.length - 1]!.label;
+      if (!full) break;
     }
     index.needsRows = false;
   }
