@@ -4,6 +4,7 @@ import { FlatVectors } from '../../../src/lib/core/index/exact';
 import { measureRecall, recallOf, recallVerdict, sampleIndexes } from '../../../src/lib/core/index/health';
 import { TopK } from '../../../src/lib/core/index/top-k';
 import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
+import { measureIndexRecall, sampleTruth, TRUTH_BLOCK } from '../../../src/lib/services/index/health-check';
 import { VectorIndex } from '../../../src/lib/store/vector-index';
 import { memoryManifestStore } from '../../../src/lib/store/vector-index-manifest';
 import { mulberry32 } from '../../factories/corpus';
@@ -109,5 +110,39 @@ describe('health', () => {
     );
     expect(report.queries).toBe(40);
     expect(report.recall).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe('the health check’s exact neighbours (issue 19)', () => {
+  it('scanned a block at a time, they are the neighbours of one scan over every vector', async () => {
+    const rng = mulberry32(3);
+    const count = TRUTH_BLOCK * 2 + 123; // three blocks, the last one partial
+    const index = await VectorIndex.create({
+      name: 'truth',
+      modelId: 'random-16',
+      dims: 16,
+      capacity: count,
+      structure: 'int8',
+      manifests: memoryManifestStore(),
+    });
+    const labels = index.add(
+      Array.from({ length: count }, (_, i) => ({
+        recordId: `r${i}`,
+        contentHash: '0'.repeat(64),
+        vector: unit(Array.from({ length: 16 }, () => rng() * 2 - 1)),
+      })),
+    );
+    const whole = new FlatVectors(16, count);
+    for (const label of labels) whole.set(label, index.vectorOf(label));
+    const queries = sampleIndexes(count, 25, mulberry32(4)).map((i) => labels[i]!);
+    const sample = sampleTruth(index, queries);
+    expect(sample.queries).toEqual(queries);
+    sample.queries.forEach((label, i) => {
+      const expected = whole.search(index.vectorOf(label), 11);
+      expect(sample.truth[i]!.map((h) => h.similarity)).toEqual(expected.map((h) => h.similarity));
+      expect(new Set(sample.truth[i]!.map((h) => h.label))).toEqual(new Set(expected.map((h) => h.label)));
+    });
+    // The index scans its own vectors exactly: every sampled document finds its true neighbours.
+    expect(measureIndexRecall(index, sample)).toBe(1);
   });
 });
