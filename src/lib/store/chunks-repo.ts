@@ -1,6 +1,7 @@
 import type { ChunkRecord } from '../core/records';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+import { readAhead } from './paging';
 
 /** Rows per page when walking the whole table (bounded memory, one short transaction each). */
 export const CHUNK_PAGE = 2_000;
@@ -40,31 +41,18 @@ export class ChunksRepo {
     return withStoreTimeout(this.db.chunks.count(), { ...this.tx, label: 'counting chunks' });
   }
 
-  /**
-   * Every chunk, a page at a time, in id order. The next page is read while the caller works on
-   * this one (a read is a round trip to the database's thread; a load of every chunk waited on
-   * each one in turn).
-   */
-  async *pages(size = CHUNK_PAGE): AsyncGenerator<ChunkRecord[]> {
-    const read = (after: string | null): Promise<ChunkRecord[]> =>
-      withStoreTimeout(
-        after === null
-          ? this.db.chunks.orderBy(':id').limit(size).toArray()
-          : this.db.chunks.where(':id').above(after).limit(size).toArray(),
-        { ...this.tx, label: 'reading chunks' },
-      );
-    let next = read(null);
-    for (;;) {
-      const page = await next;
-      if (page.length === 0) return;
-      const full = page.length === size;
-      if (full) {
-        next = read(page[page.length - 1]!.id);
-        next.catch(() => undefined); // thrown at the next await, or dropped when the caller stops early
-      }
-      yield page;
-      if (!full) return;
-    }
+  /** Every chunk, a page at a time, in id order (the next page read ahead: `readAhead`). */
+  pages(size = CHUNK_PAGE): AsyncGenerator<ChunkRecord[]> {
+    return readAhead(
+      (last) =>
+        withStoreTimeout(
+          last === null
+            ? this.db.chunks.orderBy(':id').limit(size).toArray()
+            : this.db.chunks.where(':id').above(last.id).limit(size).toArray(),
+          { ...this.tx, label: 'reading chunks' },
+        ),
+      size,
+    );
   }
 
   /** Writes one change in one transaction: removed and stale chunks lose their vectors with it. */

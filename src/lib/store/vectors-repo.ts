@@ -1,6 +1,7 @@
 import type { VectorRecord } from '../core/records';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
+import { readAhead } from './paging';
 
 /**
  * Stored vectors, one row per (record, embedder). Rows are the truth a persisted vector index is
@@ -54,6 +55,11 @@ export class VectorsRepo {
       this.db.vectors.where('[modelId+label]').between([modelId, afterLabel], [modelId, Infinity], false, true).limit(limit).toArray(),
       { ...this.tx, label: 'reading vectors' },
     );
+  }
+
+  /** Every vector of a model in label order, a page at a time (the next page read ahead: `readAhead`). */
+  pages(modelId: string, size: number): AsyncGenerator<VectorRecord[]> {
+    return readAhead((last) => this.page(modelId, last?.label ?? -Infinity, size), size);
   }
 
   deleteModel(modelId: string): Promise<number> {

@@ -15,9 +15,9 @@ import type { ManifestStore } from '../../store/vector-index-manifest';
 import { verifyVectorIndex, type VectorTruth } from '../../store/vector-index-verify';
 import { int8Fits, type VectorStructure } from '../../store/vector-points';
 import type { VectorsRepo } from '../../store/vectors-repo';
+import { yieldToEventLoop } from '../../core/jobs/yield';
 
 const PAGE = 1_000;
-const yieldNow = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export interface ModelIndexDeps {
   vectors: VectorsRepo;
@@ -177,18 +177,8 @@ export class ModelIndex {
   /** Fills an int8 index opened from its manifest with every row of this embedder, page by page. */
   private async fillFromRows(index: VectorIndex): Promise<void> {
     index.ensureCapacity(await this.deps.vectors.count(this.embedderId));
-    // The next page is read while this one is quantized (as `ChunksRepo.pages`).
-    let next = this.deps.vectors.page(this.embedderId, -Infinity, PAGE);
-    for (;;) {
-      const page = await next;
-      if (page.length === 0) break;
-      const full = page.length === PAGE;
-      if (full) {
-        next = this.deps.vectors.page(this.embedderId, page[page.length - 1]!.label, PAGE);
-        next.catch(() => undefined); // thrown at the next await
-      }
+    for await (const page of this.deps.vectors.pages(this.embedderId, PAGE)) {
       index.restore(page.filter((row) => row.vector.length === this.dims).map(entryOf));
-      if (!full) break;
     }
     index.needsRows = false;
   }
@@ -228,11 +218,8 @@ export class ModelIndex {
       params: { ...this.deps.hnsw, ef: this.index.params.ef },
     });
     const relabel: VectorRecord[] = [];
-    let after = -Infinity;
     let done = 0;
-    for (;;) {
-      const page = await this.deps.vectors.page(this.embedderId, after, PAGE);
-      if (page.length === 0) break;
+    for await (const page of this.deps.vectors.pages(this.embedderId, PAGE)) {
       for (const row of page) {
         if (row.vector.length !== this.dims) continue; // never a mixed index
         try {
@@ -242,10 +229,9 @@ export class ModelIndex {
           relabel.push(row);
         }
       }
-      after = page[page.length - 1]!.label;
       done += page.length;
       onProgress?.(done);
-      await yieldNow();
+      await yieldToEventLoop();
     }
     if (relabel.length) {
       const labels = fresh.add(relabel.map(entryOf));
