@@ -41,6 +41,11 @@ export class ChunksRepo {
     return withStoreTimeout(this.db.chunks.count(), { ...this.tx, label: 'counting chunks' });
   }
 
+  /** Every chunk's id, without reading the rows (one key read). */
+  ids(): Promise<string[]> {
+    return withStoreTimeout(this.db.chunks.toCollection().primaryKeys(), { ...this.tx, label: 'listing chunks' });
+  }
+
   /** Every chunk, a page at a time, in id order (the next page read ahead: `readAhead`). */
   pages(size = CHUNK_PAGE): AsyncGenerator<ChunkRecord[]> {
     return readAhead(

@@ -26,12 +26,17 @@ export interface VectorIndexManifest {
   nextLabel: number;
   /** Labels marked deleted inside the HNSW file (they still occupy slots). */
   deleted: number;
-  /** Live entries, three parallel columns (empty for int8: its rows come from the vectors table). */
+  /**
+   * Live entries, three parallel columns (empty for int8 saved without its rows: they come from the
+   * vectors table).
+   */
   labels: number[];
   recordIds: string[];
   /** First 16 hex digits of each record's content hash. */
   hashes: string[];
   savedAt: number;
+  /** int8 only: the token of the rows blob saved with this manifest (vector-index.ts `int8RowsKey`). */
+  rowsToken?: string;
 }
 
 export interface ManifestStore {

@@ -5,12 +5,15 @@
  *
  * Two structures hold the vectors (vector-points.ts): an HNSW graph (hnswlib-wasm, cosine,
  * incremental add, markDelete and resize, saved through its IDBFS), or int8 rows scanned exactly
- * (no graph to build; the manifest alone is saved, and the rows are filled from the vectors table
- * when the index opens: `VectorIndex.open` returns it empty with `needsRows`).
+ * (no graph to build). int8 rows are saved whole as one blob beside the manifest (given a blob
+ * store), under a token the manifest carries; without a blob store, or when the blob is missing or
+ * is another save's, the index opens empty with `needsRows` and the caller fills it from the
+ * vectors table.
  */
 import { fail } from '../core/errors';
 import { exclusive, fileSystemSynced, hnswlib, readFileSystem } from './vector-index-runtime';
-import { hashPrefix, type HnswParams, type ManifestStore, type VectorIndexManifest } from './vector-index-manifest';
+import type { Int8Rows } from '../core/index/int8-vectors';
+import { hashPrefix, type BlobStore, type HnswParams, type ManifestStore, type VectorIndexManifest } from './vector-index-manifest';
 import { HnswPoints, Int8Points, type VectorPoints, type VectorStructure } from './vector-points';
 
 export type { HnswParams } from './vector-index-manifest';
@@ -46,10 +49,22 @@ export interface VectorIndexOptions {
   /** What holds the vectors (default 'hnsw'); 'int8' needs dims a multiple of 16. */
   structure?: VectorStructure;
   manifests: ManifestStore;
+  /** Where an int8 index saves its rows (none: they are filled from the vectors table on open). */
+  blobs?: BlobStore;
   now?: () => number;
 }
 
 export const indexFileName = (name: string): string => `${name}.hnsw`;
+/** The blob key of an int8 index's saved rows. */
+export const int8RowsKey = (name: string): string => `int8-rows:${name}`;
+
+interface SavedInt8Rows extends Int8Rows {
+  token: string;
+}
+
+function newToken(): string {
+  return globalThis.crypto.randomUUID();
+}
 
 export class VectorIndex {
   private labelOfRecord = new Map<string, number>();
@@ -70,6 +85,7 @@ export class VectorIndex {
     private readonly now: () => number,
     private nextLabel: number,
     private deleted: number,
+    private readonly blobs: BlobStore | null = null,
   ) {
     this.graph = hnsw;
   }
@@ -96,6 +112,7 @@ export class VectorIndex {
       options.now ?? Date.now,
       0,
       0,
+      options.blobs ?? null,
     );
     index.pendingCapacity = Math.max(16, options.capacity ?? 1024);
     return index;
@@ -129,7 +146,18 @@ export class VectorIndex {
       hnsw.setEfSearch(params.ef);
       points = new HnswPoints(hnsw);
     }
-    return new VectorIndex(points, options.name, options.modelId, options.dims, params, options.manifests, options.now ?? Date.now, 0, 0);
+    return new VectorIndex(
+      points,
+      options.name,
+      options.modelId,
+      options.dims,
+      params,
+      options.manifests,
+      options.now ?? Date.now,
+      0,
+      0,
+      options.blobs ?? null,
+    );
   }
 
   /** Reads the saved file and manifest; checks only that they exist and agree with each other. */
@@ -153,9 +181,24 @@ export class VectorIndex {
         options.now ?? Date.now,
         manifest.nextLabel,
         deleted,
+        options.blobs ?? null,
       );
     if (manifest.structure === 'int8') {
-      const index = fromManifest(new Int8Points(manifest.dims, Math.max(16, manifest.capacity)), 0);
+      const points = new Int8Points(manifest.dims, Math.max(16, manifest.capacity));
+      const index = fromManifest(points, 0);
+      const saved = manifest.rowsToken && options.blobs ? await options.blobs.get<SavedInt8Rows>(int8RowsKey(manifest.name)) : undefined;
+      if (saved && saved.token === manifest.rowsToken && saved.labels.length === manifest.labels.length) {
+        try {
+          points.rows.importRows(saved);
+          if (manifest.labels.every((label) => points.rows.has(label))) {
+            manifest.labels.forEach((label, i) => index.remember(label, manifest.recordIds[i]!, manifest.hashes[i]!));
+            return index;
+          }
+        } catch {
+          // Rows that do not fit the manifest: filled from the vectors table below.
+        }
+        points.rows.importRows({ dims: manifest.dims, labels: new Int32Array(0), factors: new Float32Array(0), values: new Int8Array(0) });
+      }
       index.needsRows = true;
       return index;
     }
@@ -272,9 +315,10 @@ export class VectorIndex {
    * Forgets a saved index: hnswlib-wasm cannot delete a file, so the file is overwritten with an
    * empty index, and the manifest is removed.
    */
-  static async discard(name: string, dims: number, manifests: ManifestStore): Promise<void> {
+  static async discard(name: string, dims: number, manifests: ManifestStore, blobs?: BlobStore): Promise<void> {
     if ((await manifests.get(name))?.structure === 'int8') {
-      await manifests.delete(name); // no file: the rows live in the vectors table
+      await manifests.delete(name); // no file: the rows are a blob, and live in the vectors table
+      await blobs?.delete(int8RowsKey(name));
       return;
     }
     const lib = await hnswlib();
@@ -333,7 +377,10 @@ export class VectorIndex {
 
   /**
    * HNSW: writes the index file through IDBFS, waits for the sync, then writes the manifest. int8:
-   * writes the manifest alone, without the label map (the rows are read back from the vectors table).
+   * writes its rows as one blob under a new token, then the manifest with the token and the label
+   * map (without a blob store: the manifest alone, without the label map; the rows are read back from
+   * the vectors table). A crash between the two leaves the old manifest, whose token no longer
+   * matches: the next open fills from the table.
    */
   async save(): Promise<VectorIndexManifest> {
     await this.load();
@@ -347,7 +394,15 @@ export class VectorIndex {
         await fileSystemSynced();
       });
     }
-    const labels = graph.structure === 'int8' ? [] : this.labels();
+    let rowsToken: string | undefined;
+    let labels: number[];
+    if (graph instanceof Int8Points && this.blobs) {
+      rowsToken = newToken();
+      // Taken together, before the write: the rows and the label map describe one moment.
+      const rows = graph.rows.exportRows();
+      labels = Array.from(rows.labels);
+      await this.blobs.put(int8RowsKey(this.name), { ...rows, token: rowsToken } satisfies SavedInt8Rows);
+    } else labels = graph.structure === 'int8' ? [] : this.labels();
     const manifest: VectorIndexManifest = {
       name: this.name,
       modelId: this.modelId,
@@ -361,6 +416,7 @@ export class VectorIndex {
       recordIds: labels.map((l) => this.recordOfLabel.get(l)!.recordId),
       hashes: labels.map((l) => this.recordOfLabel.get(l)!.hash),
       savedAt: this.now(),
+      ...(rowsToken ? { rowsToken } : {}),
     };
     await this.manifests.put(manifest);
     return manifest;

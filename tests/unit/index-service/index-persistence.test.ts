@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
 import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
 import { BM25_RECIPE } from '../../../src/lib/services/index/bm25-text';
 import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host';
 import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-process-host';
 import { indexName } from '../../../src/lib/services/index/model-index';
+import { int8RowsKey } from '../../../src/lib/store/vector-index';
+import { VectorsRepo } from '../../../src/lib/store/vectors-repo';
+import { loadState } from '../../../src/lib/services/index/load';
 import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 
 const fresh = harnessPool();
@@ -44,16 +47,21 @@ function stallingHost(after: number): { host: EmbedderHost; crash: () => void } 
 }
 
 describe('index persistence', () => {
-  it('a small vault is an int8 scan: saved as a manifest alone, filled from the vectors table on reload, same answers', async () => {
+  it('a small vault is an int8 scan: its rows saved whole beside the manifest and read back on reload, same answers', async () => {
     const h = await fresh();
     await importFixtures(h);
     await h.drain();
     const model = h.service.parts.indexes.serving.model!;
     expect(model.index.structure).toBe('int8');
     const saved = (await h.cache.manifests.get(model.name))!;
-    expect(saved).toMatchObject({ structure: 'int8', labels: [], recordIds: [] });
+    expect(saved).toMatchObject({ structure: 'int8', rowsToken: expect.any(String) });
+    expect(saved.labels.length).toBe(model.index.count);
+    expect(await h.cache.blobs.get(int8RowsKey(model.name))).toMatchObject({ token: saved.rowsToken });
     const before = await answers(h);
+    const pages = vi.spyOn(VectorsRepo.prototype, 'pages');
     const again = await h.reopen();
+    expect(pages).not.toHaveBeenCalled(); // no float vector was read
+    pages.mockRestore();
     const reopened = again.service.parts.indexes.serving.model!;
     expect(reopened.index.structure).toBe('int8');
     expect(reopened.index.count).toBe(again.service.parts.catalog.size);
@@ -63,6 +71,36 @@ describe('index persistence', () => {
       structure: 'int8',
       ef: 0,
     });
+  });
+
+  it('int8 rows of another save, or a vault without saved rows, are filled from the vectors table; rows written after the save are caught up', async () => {
+    const h = await fresh();
+    await importFixtures(h);
+    await h.drain();
+    const before = await answers(h);
+    const name = h.service.parts.indexes.serving.model!.name;
+    const rows = (await h.cache.blobs.get<{ token: string }>(int8RowsKey(name)))!;
+    await h.cache.blobs.put(int8RowsKey(name), { ...rows, token: 'another-save' });
+    const pages = vi.spyOn(VectorsRepo.prototype, 'pages');
+    const other = await h.reopen();
+    expect(pages).toHaveBeenCalled();
+    pages.mockRestore();
+    expect(other.service.parts.notices.list).toEqual([]);
+    expect(await answers(other)).toEqual(before);
+    // Saved before the rows were (an older version's manifest): filled from the table, then saved whole.
+    const manifest = (await h.cache.manifests.get(name))!;
+    await h.cache.manifests.put({ ...manifest, labels: [], recordIds: [], hashes: [], rowsToken: undefined });
+    await h.cache.blobs.delete(int8RowsKey(name));
+    const older = await h.reopen();
+    expect(await answers(older)).toEqual(before);
+    expect((await h.cache.manifests.get(name))!.rowsToken).toEqual(expect.any(String));
+    // A vector row written after the save (a crash before the next one): caught up on open.
+    const saved = (await h.cache.manifests.get(name))!;
+    const [row] = await h.vault.db.vectors.toArray();
+    await h.service.parts.vectors.put([{ ...row!, label: saved.nextLabel + 5, vector: row!.vector.map((x, i) => (i === 0 ? -x : x)) }]);
+    const behind = await h.reopen();
+    expect(behind.service.parts.indexes.serving.model!.index.labelOf(row!.recordId)).toBe(saved.nextLabel + 5);
+    expect(behind.service.parts.notices.list).toEqual([]);
   });
 
   it('a vault saved as HNSW reopens as an int8 scan without a notice, and one that grew past the threshold as HNSW', async () => {
@@ -195,5 +233,94 @@ describe('index persistence', () => {
     expect(xHit).toMatchObject({ id: x!.recordId });
     expect(h.service.parts.indexes.serving.model!.index.count).toBe(chunks.length);
     expect((await h.service.lexicalSearch('acidic soil moss', 5)).length).toBe(0);
+  });
+});
+
+describe('the saved documents (the chunks part of the catalog and of the entity graph)', () => {
+  const docsKey = (h: Harness) => `bm25-documents:${BM25_RECIPE}:${h.vault.db.name}`;
+  // Compared as sets: the saved documents keep the live catalog's order, a table read goes by id.
+  const entries = (h: Harness) => [...h.service.parts.catalog.ids()].sort().map((id) => h.service.parts.catalog.get(id));
+  const graphOf = (h: Harness) => {
+    const { entities, docs } = h.service.parts.graph.snapshot();
+    const named = (ref: number) => `${ref < 0 ? 'opening ' : ''}${entities[ref < 0 ? ~ref : ref]!.join('/')}`;
+    return {
+      docs: docs
+        .map(([id, conversation, refs]) => [id, conversation, refs.map(named).sort()] as const)
+        .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      entities: entities.map((e) => e.join('/')).sort(),
+    };
+  };
+
+  it('a reload reads them back instead of the chunk rows: the same catalog, graph and answers as reading the tables', async () => {
+    const h = await fresh();
+    await importFixtures(h);
+    await h.drain();
+    const before = await answers(h);
+    const again = await h.reopen();
+    expect(again.service.parts.catalog.loadedFrom).toEqual({ from: 'saved' });
+    expect(again.service.parts.bm25.info.loadedFrom).toBe('saved');
+    expect(again.service.parts.notices.list).toEqual([]);
+    expect(await answers(again)).toEqual(before);
+    // The same state a load from the tables gives (the index.rebuild job reads them).
+    const tables = await h.reopen();
+    await tables.service.parts.lock.run(() => loadState(tables.service.parts, { fromTables: true }));
+    expect(tables.service.parts.catalog.loadedFrom).toMatchObject({ from: 'tables' });
+    expect(entries(again)).toEqual(entries(tables));
+    expect(graphOf(again)).toEqual(graphOf(tables));
+    expect(graphOf(again).docs.length).toBeGreaterThan(0);
+  });
+
+  it('are not used when another save wrote them, when the chunks table changed under them, or when damaged', async () => {
+    const h = await fresh();
+    await importFixtures(h);
+    await h.drain();
+    const before = await answers(h);
+    const saved = (await h.cache.blobs.get<string>(docsKey(h)))!;
+    // Another save's documents (the token differs): the chunk rows are read, and both saved again.
+    await h.cache.blobs.put(docsKey(h), saved.replace(/"token":"[^"]+"/u, '"token":"another-save"'));
+    const other = await h.reopen();
+    expect(other.service.parts.catalog.loadedFrom).toEqual({
+      from: 'tables',
+      why: 'the saved documents belong to another save of the keyword index',
+    });
+    expect(await answers(other)).toEqual(before);
+    expect((await h.reopen()).service.parts.catalog.loadedFrom).toEqual({ from: 'saved' });
+    // A chunk row removed behind the index's back (as a restore rewrites the table).
+    const [first] = await h.vault.db.chunks.toCollection().primaryKeys();
+    await h.vault.db.chunks.delete(first!);
+    const behind = await h.reopen();
+    expect(behind.service.parts.catalog.loadedFrom).toMatchObject({
+      from: 'tables',
+      why: expect.stringMatching(/saved documents hold \d+ chunks, the vault \d+/u),
+    });
+    expect(behind.service.parts.catalog.get(String(first))).toBeUndefined();
+    // Damaged: the graph names an entity that is not there.
+    const rewritten = (await h.cache.blobs.get<string>(docsKey(h)))!;
+    const parsed = JSON.parse(rewritten) as { graph: { docs: [string, string | null, number[]][] } };
+    parsed.graph.docs[0]![2] = [1_000_000];
+    await h.cache.blobs.put(docsKey(h), JSON.stringify(parsed));
+    const damaged = await h.reopen();
+    expect(damaged.service.parts.catalog.loadedFrom).toMatchObject({ from: 'tables', why: expect.stringMatching(/names entity 1000000/u) });
+    expect(damaged.service.parts.graph.snapshot().docs.length).toBe(graphOf(behind).docs.length);
+    await h.cache.blobs.put(docsKey(h), '{not json');
+    expect((await h.reopen()).service.parts.catalog.loadedFrom).toEqual({ from: 'tables', why: 'the saved documents are damaged' });
+  });
+
+  it('follow the keyword index: a change marks both dirty, the next save writes both, and a follower never writes them', async () => {
+    const h = await fresh();
+    await importFixtures(h);
+    await h.drain();
+    await h.service.parts.bm25.edit(() => undefined);
+    const dirty = await h.reopen();
+    expect(dirty.service.parts.bm25.info.loadedFrom).toBe('rebuilt');
+    expect(dirty.service.parts.catalog.loadedFrom).toMatchObject({ from: 'tables' });
+    expect((await h.reopen()).service.parts.catalog.loadedFrom).toEqual({ from: 'saved' });
+    await h.cache.blobs.delete(docsKey(h));
+    const follower = await h.reopen({ readOnly: true });
+    expect(follower.service.parts.catalog.loadedFrom).toEqual({ from: 'tables', why: 'no saved documents' });
+    expect(await h.cache.blobs.get(docsKey(h))).toBeUndefined();
+    // A leader saves them with the keyword index it found saved without them.
+    await h.reopen();
+    expect((await h.reopen()).service.parts.catalog.loadedFrom).toEqual({ from: 'saved' });
   });
 });

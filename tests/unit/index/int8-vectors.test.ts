@@ -203,3 +203,43 @@ describe('Int8Ivf', () => {
     expect(ivf.size).toBe(vectors.length - 5);
   });
 });
+
+describe('int8 rows saved and read back (exportRows / importRows)', () => {
+  it('reads back the live rows: the same answers, deleted rows left out, and adds continue after them', () => {
+    const rng = seededRng(41);
+    const vectors = clustered(rng, 600, 12);
+    const queries = clustered(rng, 20, 12);
+    const a = new Int8Vectors(DIMS, 16, { autoCompact: false });
+    vectors.forEach((v, i) => a.set(1000 + i, v));
+    for (let i = 0; i < 600; i += 7) a.delete(1000 + i);
+    const saved = a.exportRows();
+    expect(saved.labels.length).toBe(a.size);
+    const b = new Int8Vectors(DIMS, 16);
+    b.importRows(structuredClone(saved));
+    expect(b.size).toBe(a.size);
+    for (const q of queries) expect(b.search(q, 10)).toEqual(a.search(q, 10));
+    expect(b.has(1000)).toBe(false);
+    expect(Array.from(b.vectorAt(b.rowOfLabel(1001)!))).toEqual(Array.from(a.vectorAt(a.rowOfLabel(1001)!)));
+    // Writes after the read-back land in new rows, and a replaced label keeps its row.
+    b.set(5000, vectors[0]!);
+    b.set(1001, vectors[3]!);
+    expect(b.search(vectors[0]!, 1)[0]!.label).toBe(5000); // label 1000 (the same vector) was deleted
+    expect(b.search(vectors[3]!, 2).map((h) => h.label)).toContain(1001);
+    expect(b.size).toBe(a.size + 1);
+  });
+
+  it('refuses rows of other dims or a repeated label, and is left empty', () => {
+    const rng = seededRng(42);
+    const a = new Int8Vectors(DIMS, 16);
+    a.set(1, unit(rng));
+    a.set(2, unit(rng));
+    const saved = a.exportRows();
+    const other = new Int8Vectors(DIMS * 2, 16);
+    expect(() => other.importRows(saved)).toThrow(/do not fit/u);
+    const b = new Int8Vectors(DIMS, 16);
+    b.set(9, unit(rng));
+    expect(() => b.importRows({ ...saved, labels: Int32Array.from([1, 1]) })).toThrow(/repeat a label/u);
+    expect(b.size).toBe(0);
+    expect(b.search(unit(rng), 5)).toEqual([]);
+  });
+});

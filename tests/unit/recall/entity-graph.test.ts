@@ -113,3 +113,60 @@ describe('the entities named most (the Overview)', () => {
     expect(g.top(10)).toEqual([]);
   });
 });
+
+describe('the graph saved and read back (documents-snapshot.ts)', () => {
+  function lived(): EntityGraph {
+    const g = new EntityGraph();
+    g.set('d1', linkEntities('I adopted a greyhound named Comet in Lisbon.', 'Ana'), 'c1');
+    g.set('d2', linkEntities('Comet ran his first race at the Lisbon track.', 'Ana'), 'c1');
+    g.set('d3', linkEntities('My sister moved to Porto for a design job.', 'Ben'), 'c2');
+    g.set('d4', linkEntities('Ben and Ana met in Porto once.', 'Ben'), 'c2');
+    g.set('d5', linkEntities('Comet sleeps all day.', 'Ana'));
+    g.set('n1', linkEntities('Madrid and Porto are on the list. Madrid first.'), 'c3');
+    // A history the restore must not depend on: a document removed, another set again.
+    g.set('d6', linkEntities('Once in Valencia with Comet.'), 'c4');
+    g.remove('d6');
+    g.set('d2', linkEntities('Comet ran his second race at the Lisbon track.', 'Ana'), 'c1');
+    return g;
+  }
+  const answers = (g: EntityGraph) => ({
+    top: g.top(20),
+    comet: g.entity('comet'),
+    porto: g.entitiesOf('d3'),
+    walk: g.walk(['comet', 'porto'], 10),
+    neighbours: g.neighbours('ana'),
+    p90: g.p90(),
+    documents: g.documentsOf('lisbon'),
+    count: [g.entityCount, g.documentCount],
+  });
+
+  it('restores every answer the graph gives, in the same order', () => {
+    const g = lived();
+    const again = new EntityGraph();
+    again.restore(JSON.parse(JSON.stringify(g.snapshot())));
+    expect(answers(again)).toEqual(answers(g));
+    expect(again.snapshot()).toEqual(g.snapshot());
+  });
+
+  it('keeps only the documents asked for, and only the entities they name', () => {
+    const g = lived();
+    const chunks = g.snapshot((id) => id.startsWith('d'));
+    expect(chunks.docs.map(([id]) => id)).toEqual(['d1', 'd3', 'd4', 'd5', 'd2']);
+    expect(chunks.entities.map(([key]) => key)).not.toContain('madrid');
+    const again = new EntityGraph();
+    again.restore(chunks);
+    // The note read back as a load does: the same graph as the whole one.
+    again.set('n1', linkEntities('Madrid and Porto are on the list. Madrid first.'), 'c3');
+    expect(answers(again)).toEqual(answers(g));
+  });
+
+  it('refuses a reference out of range and is left empty', () => {
+    const g = lived();
+    const damaged = g.snapshot();
+    damaged.docs[1]![2] = [damaged.entities.length];
+    const again = lived();
+    expect(() => again.restore(damaged)).toThrow(/names entity \d+ of \d+/u);
+    expect(again.documentCount).toBe(0);
+    expect(again.top(5)).toEqual([]);
+  });
+});

@@ -14,6 +14,16 @@ import type { EntityMention } from './entity-linker';
 
 export const PPR = { damping: 0.85, steps: 4 } as const;
 
+/**
+ * The graph's state as plain data, to be saved and read back whole (a load then links nothing).
+ * `entities` in the graph's order; each document's `refs` index them, `~i` (negative) where the
+ * document names the entity only as a sentence's first word.
+ */
+export interface GraphSnapshot {
+  entities: [key: string, name: string, kind: EntityMention['kind']][];
+  docs: [docId: string, conversationId: string | null, refs: number[]][];
+}
+
 interface EntityNode {
   key: string;
   name: string;
@@ -66,6 +76,59 @@ export class EntityGraph {
       keys.push(m.key);
     }
     this.docs.set(docId, keys);
+    this.p90Cache = null;
+  }
+
+  /** The documents `include` accepts and the entities they name, in the graph's own order. */
+  snapshot(include: (docId: string) => boolean = () => true): GraphSnapshot {
+    const kept = [...this.docs].filter(([docId]) => include(docId));
+    const named = new Set(kept.flatMap(([, keys]) => keys));
+    const index = new Map<string, number>();
+    const entities: GraphSnapshot['entities'] = [];
+    for (const node of this.entities.values()) {
+      if (!named.has(node.key)) continue;
+      index.set(node.key, entities.length);
+      entities.push([node.key, node.name, node.kind]);
+    }
+    const docs: GraphSnapshot['docs'] = kept.map(([docId, keys]) => [
+      docId,
+      this.conversationOf.get(docId) ?? null,
+      keys.map((key) => {
+        const i = index.get(key)!;
+        return this.entities.get(key)!.confirmed.has(docId) ? i : ~i;
+      }),
+    ]);
+    return { entities, docs };
+  }
+
+  /**
+   * Holds exactly what `snapshot` saved, replacing everything: the same entities in the same order,
+   * with the same names and kinds, and each document's mentions. Throws on a reference out of range
+   * (a damaged snapshot), leaving the graph empty.
+   */
+  restore(snapshot: GraphSnapshot): void {
+    this.clear();
+    const nodes = snapshot.entities.map(([key, name, kind]) => {
+      const node: EntityNode = { key, name, kind, docs: new Set(), confirmed: new Set() };
+      this.entities.set(key, node);
+      return node;
+    });
+    for (const [docId, conversationId, refs] of snapshot.docs) {
+      const keys: string[] = [];
+      for (const ref of refs) {
+        const node = nodes[ref < 0 ? ~ref : ref];
+        if (!node) {
+          this.clear();
+          throw new Error(`the saved entity graph names entity ${ref < 0 ? ~ref : ref} of ${nodes.length}`);
+        }
+        node.docs.add(docId);
+        if (ref >= 0) node.confirmed.add(docId);
+        keys.push(node.key);
+      }
+      this.docs.set(docId, keys);
+      if (conversationId) this.conversationOf.set(docId, conversationId);
+    }
+    for (const node of nodes) if (node.docs.size === 0) this.entities.delete(node.key);
     this.p90Cache = null;
   }
 

@@ -29,6 +29,15 @@ export interface Int8VectorsOptions extends KernelOptions {
   autoCompact?: boolean;
 }
 
+/** The live rows as plain arrays, to be saved and read back whole (`exportRows` / `importRows`). */
+export interface Int8Rows {
+  dims: number;
+  labels: Int32Array;
+  factors: Float32Array;
+  /** rows x dims values, row after row. */
+  values: Int8Array;
+}
+
 export class Int8Vectors {
   readonly dims: number;
   readonly kernel: Int8Kernel;
@@ -172,6 +181,47 @@ export class Int8Vectors {
     this.live.fill(0, n);
     this.rowOf.clear();
     for (let row = 0; row < n; row++) this.rowOf.set(this.labels[row]!, row);
+  }
+
+  /** Copies of the live rows, in row order (dead rows left out). */
+  exportRows(): Int8Rows {
+    const n = this.rowOf.size;
+    const labels = new Int32Array(n);
+    const factors = new Float32Array(n);
+    const values = new Int8Array(n * this.dims);
+    const rows = this.kernel.rows();
+    let p = 0;
+    for (let row = 0; row < this.used; row++) {
+      if (this.live[row] !== 1) continue;
+      labels[p] = this.labels[row]!;
+      factors[p] = this.factors[row]!;
+      values.set(rows.subarray(row * this.dims, (row + 1) * this.dims), p * this.dims);
+      p++;
+    }
+    return { dims: this.dims, labels, factors, values };
+  }
+
+  /** Holds exactly `saved` from now on (what `exportRows` gave). Throws when it does not fit. */
+  importRows(saved: Int8Rows): void {
+    const n = saved.labels.length;
+    if (saved.dims !== this.dims || saved.factors.length !== n || saved.values.length !== n * this.dims)
+      throw new RangeError(`saved int8 rows of ${saved.dims} dims do not fit this index (${this.dims} dims)`);
+    this.rowOf.clear();
+    this.used = 0;
+    this.live.fill(0);
+    this.grow(n);
+    this.kernel.rows().set(saved.values);
+    this.labels.set(saved.labels);
+    this.factors.set(saved.factors);
+    this.live.fill(1, 0, n);
+    this.used = n;
+    for (let row = 0; row < n; row++) this.rowOf.set(saved.labels[row]!, row);
+    if (this.rowOf.size !== n) {
+      this.rowOf.clear();
+      this.used = 0;
+      this.live.fill(0);
+      throw new RangeError('saved int8 rows repeat a label');
+    }
   }
 
   /** Exact search over every live row. */

@@ -8,6 +8,7 @@ import type { Bm25Explanation, Bm25Index } from '../../core/index/bm25';
 import { Bm25Index as Bm25 } from '../../core/index/bm25';
 import type { LexicalHit } from '../../core/recall/ports';
 import type { Bm25Store, Bm25Load } from './bm25-store';
+import type { DocumentsSnapshot } from './documents-snapshot';
 
 export type Bm25Source = 'saved' | 'rebuilt' | 'empty';
 
@@ -23,6 +24,8 @@ export class Bm25Holder {
   constructor(
     private readonly store: Bm25Store,
     private readonly now: () => number,
+    /** What the index was built from (the chunks in the catalog and graph), saved beside it. */
+    private readonly documents: () => DocumentsSnapshot | null = () => null,
   ) {}
 
   get info(): Bm25Info {
@@ -62,7 +65,7 @@ export class Bm25Holder {
   async replace(index: Bm25Index, loadedFrom: Bm25Source, options: { save: boolean }): Promise<void> {
     this.index = index;
     this.loaded = { loadedFrom, verifiedAt: this.now() };
-    if (options.save) await this.store.save(index);
+    if (options.save) await this.store.save(index, this.documents());
   }
 
   /**
@@ -74,10 +77,15 @@ export class Bm25Holder {
     await change(this.index);
   }
 
+  /** Writes the index and its documents now (a load found them saved without their documents). */
+  async save(): Promise<void> {
+    await this.store.save(this.index, this.documents());
+  }
+
   /** Writes the index when it changed since the last save; true when it wrote. */
   async saveIfDirty(): Promise<boolean> {
     if (!this.store.isDirty) return false;
-    await this.store.save(this.index);
+    await this.store.save(this.index, this.documents());
     return true;
   }
 }

@@ -15,10 +15,18 @@ export interface DocEntry {
   hash: string;
   group: EmbedGroup;
   at: number | null;
+  /** A chunk's conversation (null: a resource's chunk). Chunks only; the saved catalog keeps it. */
+  conversationId?: string | null;
+  /** A chunk of a pasted resource or a captured web page. Chunks only. */
+  resource?: boolean;
 }
+
+/** Where the last load found the chunks' entries: the saved catalog, or the chunks table (and why). */
+export type CatalogSource = { from: 'saved' } | { from: 'tables'; why: string } | { from: 'empty' };
 
 export class Catalog {
   private readonly entries = new Map<string, DocEntry>();
+  private source: CatalogSource = { from: 'empty' };
   private chunkCount = 0;
   /** Bumped on every change: a running embedding pass knows to look again. */
   version = 0;
@@ -77,8 +85,13 @@ export class Catalog {
     return true;
   }
 
-  /** Holds exactly `entries` from now on (a load or reload read them from the tables). */
-  reset(entries: Iterable<DocEntry>): void {
+  get loadedFrom(): CatalogSource {
+    return this.source;
+  }
+
+  /** Holds exactly `entries` from now on (a load or reload read them from `source`). */
+  reset(entries: Iterable<DocEntry>, source: CatalogSource = { from: 'empty' }): void {
+    this.source = source;
     this.entries.clear();
     this.chunkCount = 0;
     for (const entry of entries) {

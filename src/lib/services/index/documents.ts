@@ -36,13 +36,30 @@ export const noteIndexText = (note: NoteRecord): string => (note.title ? `${note
 export const conversationAt = (c: Pick<ConversationRecord, 'updatedAt' | 'createdAt'>): number | null => c.updatedAt ?? c.createdAt ?? null;
 
 export function chunkEntry(chunk: ChunkRecord, at: number | null): DocEntry {
-  const resource = chunk.parentType === 'resource';
+  return savedChunkEntry(
+    {
+      id: chunk.id,
+      hash: chunk.contextHash ?? chunk.contentHash,
+      resource: chunk.parentType === 'resource',
+      conversationId: chunk.conversationId,
+    },
+    at,
+  );
+}
+
+/** A chunk's catalog entry from what the saved catalog keeps of it (documents-snapshot.ts). */
+export function savedChunkEntry(
+  chunk: { id: string; hash: string; resource: boolean; conversationId: string | null },
+  at: number | null,
+): DocEntry {
   return {
     id: chunk.id,
     kind: 'chunk',
-    hash: chunk.contextHash ?? chunk.contentHash,
-    group: embedGroup(resource ? 'resource' : 'chat', at),
+    hash: chunk.hash,
+    group: embedGroup(chunk.resource ? 'resource' : 'chat', at),
     at,
+    conversationId: chunk.conversationId,
+    ...(chunk.resource ? { resource: true } : {}),
   };
 }
 

@@ -6,6 +6,14 @@
 import { linkEntities, type EntityMention } from '../../core/graph/entity-linker';
 import type { ChunkRecord, NoteRecord } from '../../core/records';
 
+/**
+ * The version of what `chunkMentions` gives for a chunk: the saved entity graph
+ * (documents-snapshot.ts) is read back only when it was linked by the same version. Bump it with
+ * any change to the linker's output (tests/unit/recall/entity-links-recipe.test.ts pins that
+ * output and fails until the recipe moves with it).
+ */
+export const LINK_RECIPE = 'link-1';
+
 /** The speaker of a chunk's first line: the context text writes each line as "Speaker: text". */
 export function chunkSpeaker(chunk: Pick<ChunkRecord, 'text' | 'contextText'>): string | null {
   const head = chunk.text.split('\n')[0]!.trim().slice(0, 40);

@@ -145,7 +145,8 @@ export function rebuildHandler(parts: IndexParts): JobHandler {
     await dropStrayVectors(parts);
     // Reload from the tables: vectors restored or merged from a vault file are caught up or rebuilt.
     await persist(parts);
-    await parts.lock.run(() => loadState(parts));
+    // The restore or merge rewrote the chunks table under the saved documents: read it, not them.
+    await parts.lock.run(() => loadState(parts, { fromTables: true }));
     await persist(parts);
     await queueEmbedding(parts);
     return { conversations: done };

@@ -16,6 +16,7 @@ import { EntityGraph } from '../../core/graph/entity-graph';
 import { Bm25Holder } from './bm25-holder';
 import { Bm25Store } from './bm25-store';
 import { Catalog } from './catalog';
+import { takeSnapshot } from './documents-snapshot';
 import { ChangeFeed } from './change-feed';
 import type { EmbedderHost } from './embedder-host';
 import { EmbedderPool } from './embedder-pool';
@@ -79,7 +80,9 @@ export class IndexParts {
     this.rng = deps.rng ?? Math.random;
     this.scope = deps.vault.db.name;
     this.notices = new Notices(this.feed, this.now);
-    this.bm25 = new Bm25Holder(new Bm25Store(deps.cache.blobs, this.scope, this.now), this.now);
+    this.bm25 = new Bm25Holder(new Bm25Store(deps.cache.blobs, this.scope, this.now), this.now, () =>
+      takeSnapshot(this.catalog, this.graph),
+    );
     this.embedders = new EmbedderPool(deps.host, this.feed);
     this.indexes = new VectorIndexes(deps.vault.settings);
     this.health = new HealthRecord(deps.cache.blobs, this.scope, this.feed);

@@ -9,10 +9,11 @@ import { Bm25Index } from '../../core/index/bm25';
 import type { NoteRecord } from '../../core/records';
 import { choiceId } from '../../core/api/embedder';
 import { withStoreTimeout } from '../../store/transaction';
-import type { DocEntry } from './catalog';
+import type { CatalogSource, DocEntry } from './catalog';
+import type { DocumentsSnapshot } from './documents-snapshot';
 import { conversationTexts } from './bm25-text';
 import { chunkMentions, noteMentions } from './entity-links';
-import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText } from './documents';
+import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText, savedChunkEntry } from './documents';
 import { dimsOf, type IndexParts } from './index-parts';
 import { ModelIndex } from './model-index';
 
@@ -53,21 +54,66 @@ async function rebuildBm25(
   return fresh;
 }
 
-/** Reads the catalog from the tables; serves the saved keyword index when it holds exactly the catalog, else rebuilds it. */
-export async function loadDocuments(parts: IndexParts): Promise<void> {
+/**
+ * The chunks' catalog entries and entity graph from the saved documents (documents-snapshot.ts), when
+ * they hold exactly the chunks table's ids and the saved keyword index holds them all; else why not.
+ */
+async function restoredChunks(
+  parts: IndexParts,
+  bm25: Bm25Index,
+  saved: DocumentsSnapshot,
+  dates: ReadonlyMap<string, number | null>,
+): Promise<{ entries: DocEntry[]; why?: undefined } | { entries: null; why: string }> {
+  const ids = await parts.chunks.ids();
+  if (ids.length !== saved.chunks.length)
+    return { entries: null, why: `the saved documents hold ${saved.chunks.length} chunks, the vault ${ids.length}` };
+  const stored = new Set(ids);
+  for (const chunk of saved.chunks) {
+    if (!stored.has(chunk.id)) return { entries: null, why: 'the saved documents name a chunk the vault does not hold' };
+    if (!bm25.has(chunk.id)) return { entries: null, why: 'the saved keyword index lacks some chunks' };
+  }
+  try {
+    parts.graph.restore(saved.graph);
+  } catch (error) {
+    return { entries: null, why: error instanceof Error ? error.message : String(error) };
+  }
+  const entries = saved.chunks.map((c) => savedChunkEntry(c, c.conversationId ? (dates.get(c.conversationId) ?? null) : null));
+  return { entries };
+}
+
+/**
+ * Reads the catalog: the chunks' part from the saved documents when they match the vault (else from
+ * every chunk row, linking entities again), the notes from their table. Serves the saved keyword
+ * index when it holds exactly the catalog, else rebuilds it. `fromTables`: never trust the saved
+ * documents (after a restore or merge rewrote the chunks table).
+ */
+export async function loadDocuments(parts: IndexParts, options: { fromTables?: boolean } = {}): Promise<void> {
   const saved = await parts.bm25.loadSaved();
   let bm25 = saved.index;
   let why = saved.index ? null : saved.why;
   const { dates, created } = await visibleConversationDates(parts);
-  const entries: DocEntry[] = [];
   parts.graph.clear();
-  for await (const page of parts.chunks.pages()) {
-    for (const chunk of page) {
-      parts.graph.set(chunk.id, chunkMentions(chunk), chunk.conversationId);
-      entries.push(chunkEntry(chunk, chunk.conversationId ? (dates.get(chunk.conversationId) ?? null) : null));
-      if (bm25 && !bm25.has(chunk.id)) {
-        why = 'the saved keyword index lacks some chunks';
-        bm25 = null;
+  let source: CatalogSource;
+  let entries: DocEntry[];
+  const restored =
+    options.fromTables || !saved.index || !saved.documents
+      ? { entries: null, why: options.fromTables ? 'asked to read the tables' : (saved.documentsWhy ?? why ?? 'no saved documents') }
+      : await restoredChunks(parts, saved.index, saved.documents, dates);
+  if (restored.entries) {
+    entries = restored.entries;
+    source = { from: 'saved' };
+  } else {
+    parts.graph.clear();
+    entries = [];
+    source = { from: 'tables', why: restored.why };
+    for await (const page of parts.chunks.pages()) {
+      for (const chunk of page) {
+        parts.graph.set(chunk.id, chunkMentions(chunk), chunk.conversationId);
+        entries.push(chunkEntry(chunk, chunk.conversationId ? (dates.get(chunk.conversationId) ?? null) : null));
+        if (bm25 && !bm25.has(chunk.id)) {
+          why = 'the saved keyword index lacks some chunks';
+          bm25 = null;
+        }
       }
     }
   }
@@ -77,13 +123,18 @@ export async function loadDocuments(parts: IndexParts): Promise<void> {
     entries.push(await noteEntry(note));
     if (bm25 && !bm25.has(note.id)) bm25 = null;
   }
-  parts.catalog.reset(entries);
+  parts.catalog.reset(entries, entries.length === 0 ? { from: 'empty' } : source);
   const size = parts.catalog.size;
   if (bm25 && bm25.size !== size) {
     why = `the saved keyword index holds ${bm25.size} documents, the vault ${size}`;
     bm25 = null;
   }
-  if (bm25) return parts.bm25.replace(bm25, 'saved', { save: false });
+  if (bm25) {
+    await parts.bm25.replace(bm25, 'saved', { save: false });
+    // Saved without its documents (an older version saved it, or they could not be used): save both now.
+    if (source.from === 'tables' && !parts.readOnly && size > 0) await parts.bm25.save();
+    return;
+  }
   await parts.bm25.replace(await rebuildBm25(parts, created, notes), size ? 'rebuilt' : 'empty', { save: !parts.readOnly });
   if (size > 0 && why && why !== 'no saved keyword index') parts.notices.add('index/corrupt', `The keyword index was rebuilt: ${why}.`);
 }
@@ -93,6 +144,7 @@ export async function openModel(parts: IndexParts, choice: EmbedderChoice): Prom
   const { model, report } = await ModelIndex.open(choiceId(choice), dimsOf(choice), {
     vectors: parts.vectors,
     manifests: parts.deps.cache.manifests,
+    blobs: parts.deps.cache.blobs,
     now: parts.now,
     rng: parts.rng,
     scope: parts.scope,
@@ -109,7 +161,8 @@ export async function openModel(parts: IndexParts, choice: EmbedderChoice): Prom
   return model;
 }
 
-export async function loadState(parts: IndexParts): Promise<void> {
+/** `fromTables`: read the chunks' catalog and graph from the chunks table, not the saved documents. */
+export async function loadState(parts: IndexParts, options: { fromTables?: boolean } = {}): Promise<void> {
   const { serving, target } = await parts.indexes.savedChoices();
   // The documents and the vectors are read from different tables, neither waiting for the other:
   // reading them side by side keeps the database busy while each side works on what it read. The
@@ -118,7 +171,7 @@ export async function loadState(parts: IndexParts): Promise<void> {
     const servingModel = await openModel(parts, serving);
     return { servingModel, targetModel: target ? await openModel(parts, target) : null };
   };
-  const [, { servingModel, targetModel }] = await Promise.all([loadDocuments(parts), openModels()]);
+  const [, { servingModel, targetModel }] = await Promise.all([loadDocuments(parts, options), openModels()]);
   parts.indexes.open({ choice: serving, model: servingModel }, target ? { choice: target, model: targetModel } : null);
   await parts.health.load();
   parts.feed.emit();

@@ -1,17 +1,17 @@
 /**
  * The vector index of one embedder (src/lib/store/vector-index.ts) kept in step with that
  * embedder's rows in the vectors table. Up to INT8_SCAN_UP_TO vectors it is an exact scan over
- * int8 rows, filled from the table when it opens (seconds; no graph to build); above, a persisted
- * HNSW. Loading an HNSW opens the saved index, catches up with rows written after its last save
- * (each row carries its label), verifies count and sampled hashes, and rebuilds from the rows
- * when anything disagrees, saying so in a notice.
+ * int8 rows, saved whole as a blob (given a blob store; filled from the table when that is missing
+ * or another save's); above, a persisted HNSW. Loading a saved index opens it, catches up with rows
+ * written after its last save (each row carries its label), verifies count and sampled hashes, and
+ * rebuilds from the rows when anything disagrees, saying so in a notice.
  */
 import { fail, toVaultError, VaultFailure } from '../../core/errors';
 import { FlatVectors } from '../../core/index/exact';
 import { dot } from '../../core/index/vector-math';
 import type { VectorRecord } from '../../core/records';
 import { VectorIndex, type HnswParams, type VectorEntry } from '../../store/vector-index';
-import type { ManifestStore } from '../../store/vector-index-manifest';
+import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest';
 import { verifyVectorIndex, type VectorTruth } from '../../store/vector-index-verify';
 import { int8Fits, type VectorStructure } from '../../store/vector-points';
 import type { VectorsRepo } from '../../store/vectors-repo';
@@ -22,6 +22,8 @@ const PAGE = 1_000;
 export interface ModelIndexDeps {
   vectors: VectorsRepo;
   manifests: ManifestStore;
+  /** Where an int8 index saves its rows (without: filled from the vectors table on every open). */
+  blobs?: BlobStore;
   now: () => number;
   rng: () => number;
   /** Vector index names are per vault database (see Bm25Store). */
@@ -127,7 +129,14 @@ export class ModelIndex {
 
   /** Opens (catching up and verifying) or rebuilds the index of `embedderId`. */
   static async open(embedderId: string, dims: number, deps: ModelIndexDeps): Promise<{ model: ModelIndex; report: OpenReport }> {
-    const options = { name: indexName(deps.scope, embedderId), modelId: embedderId, dims, manifests: deps.manifests, now: deps.now };
+    const options = {
+      name: indexName(deps.scope, embedderId),
+      modelId: embedderId,
+      dims,
+      manifests: deps.manifests,
+      now: deps.now,
+      ...(deps.blobs ? { blobs: deps.blobs } : {}),
+    };
     const stored = await deps.vectors.count(embedderId);
     const structure = structureFor(dims, stored, deps.structure);
     let problem: string | null = null;
@@ -139,9 +148,11 @@ export class ModelIndex {
         const model = new ModelIndex(embedderId, dims, saved, deps);
         // An int8 scan is filled from the rows (nothing to catch up with); a graph catches up.
         let caughtUp = false;
-        if (saved.needsRows) await model.fillFromRows(saved);
+        const filled = saved.needsRows;
+        if (filled) await model.fillFromRows(saved);
         else caughtUp = await model.catchUp();
-        model.changed = caughtUp;
+        // Rows filled from the table are saved whole at the next save, so the next open reads them back.
+        model.changed = caughtUp || (filled && deps.blobs !== undefined);
         const report = await verifyVectorIndex(saved, model.truth(), { rng: deps.rng, now: deps.now, sample: 32 });
         if (report.ok) {
           model.verifiedAt = report.verifiedAt;
@@ -209,7 +220,14 @@ export class ModelIndex {
    * file) are given fresh labels, written back to their rows.
    */
   async rebuildFromRows(onProgress?: (done: number) => void, structure?: VectorStructure): Promise<void> {
-    const options = { name: this.name, modelId: this.embedderId, dims: this.dims, manifests: this.deps.manifests, now: this.deps.now };
+    const options = {
+      name: this.name,
+      modelId: this.embedderId,
+      dims: this.dims,
+      manifests: this.deps.manifests,
+      now: this.deps.now,
+      ...(this.deps.blobs ? { blobs: this.deps.blobs } : {}),
+    };
     const stored = await this.deps.vectors.count(this.embedderId);
     const fresh = await VectorIndex.create({
       ...options,
@@ -340,7 +358,7 @@ export class ModelIndex {
 
   /** Forgets the saved index and every row of this embedder. */
   async discard(): Promise<void> {
-    await VectorIndex.discard(this.name, this.dims, this.deps.manifests);
+    await VectorIndex.discard(this.name, this.dims, this.deps.manifests, this.deps.blobs);
     await this.deps.vectors.deleteModel(this.embedderId);
   }
 }
