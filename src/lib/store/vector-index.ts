@@ -218,6 +218,11 @@ export class VectorIndex {
     return index;
   }
 
+  /** The label the next added vector gets: every label given before is below it. */
+  get nextFreeLabel(): number {
+    return this.nextLabel;
+  }
+
   /** Live entries. */
   get count(): number {
     return this.labelOfRecord.size;

@@ -49,6 +49,17 @@ export class VectorsRepo {
     );
   }
 
+  /** Vectors of a model whose label is `fromLabel` or above, in label order (written after a save). */
+  since(modelId: string, fromLabel: number): Promise<VectorRecord[]> {
+    return withStoreTimeout(
+      this.db.vectors.where('[modelId+label]').between([modelId, fromLabel], [modelId, Infinity], true, true).toArray(),
+      {
+        ...this.tx,
+        label: 'reading new vectors',
+      },
+    );
+  }
+
   /** Vectors of a model in label order, after `afterLabel`: for rebuilding its index page by page. */
   page(modelId: string, afterLabel: number, limit: number): Promise<VectorRecord[]> {
     return withStoreTimeout(

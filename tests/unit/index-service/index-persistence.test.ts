@@ -101,6 +101,19 @@ describe('index persistence', () => {
     const behind = await h.reopen();
     expect(behind.service.parts.indexes.serving.model!.index.labelOf(row!.recordId)).toBe(saved.nextLabel + 5);
     expect(behind.service.parts.notices.list).toEqual([]);
+    // A row removed after the save: the table holds fewer rows than the index, so every label is compared.
+    const [, gone] = await h.vault.db.vectors.toArray();
+    await h.vault.db.vectors.delete([gone!.recordId, gone!.modelId]);
+    const labels = vi.spyOn(VectorsRepo.prototype, 'labels');
+    const removed = await h.reopen();
+    expect(labels).toHaveBeenCalled();
+    labels.mockRestore();
+    expect(removed.service.parts.indexes.serving.model!.index.labelOf(gone!.recordId)).toBeUndefined();
+    // Nothing changed since the save: the labels are not read at all.
+    const untouched = vi.spyOn(VectorsRepo.prototype, 'labels');
+    await h.reopen();
+    expect(untouched).not.toHaveBeenCalled();
+    untouched.mockRestore();
   });
 
   it('a vault saved as HNSW reopens as an int8 scan without a notice, and one that grew past the threshold as HNSW', async () => {

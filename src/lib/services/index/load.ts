@@ -140,17 +140,22 @@ export async function loadDocuments(parts: IndexParts, options: { fromTables?: b
 }
 
 /** Opens the vector index of an embedder (catch-up, verification, or a rebuild with a notice). */
-export async function openModel(parts: IndexParts, choice: EmbedderChoice): Promise<ModelIndex> {
-  const { model, report } = await ModelIndex.open(choiceId(choice), dimsOf(choice), {
-    vectors: parts.vectors,
-    manifests: parts.deps.cache.manifests,
-    blobs: parts.deps.cache.blobs,
-    now: parts.now,
-    rng: parts.rng,
-    scope: parts.scope,
-    ...(parts.deps.hnsw ? { hnsw: parts.deps.hnsw } : {}),
-    ...(parts.deps.vectorStructure ? { structure: parts.deps.vectorStructure } : {}),
-  });
+export async function openModel(parts: IndexParts, choice: EmbedderChoice, options: { fromTables?: boolean } = {}): Promise<ModelIndex> {
+  const { model, report } = await ModelIndex.open(
+    choiceId(choice),
+    dimsOf(choice),
+    {
+      vectors: parts.vectors,
+      manifests: parts.deps.cache.manifests,
+      blobs: parts.deps.cache.blobs,
+      now: parts.now,
+      rng: parts.rng,
+      scope: parts.scope,
+      ...(parts.deps.hnsw ? { hnsw: parts.deps.hnsw } : {}),
+      ...(parts.deps.vectorStructure ? { structure: parts.deps.vectorStructure } : {}),
+    },
+    { fullCatchUp: options.fromTables === true },
+  );
   if (report.problem) {
     parts.notices.add(
       'index/corrupt',
@@ -161,15 +166,18 @@ export async function openModel(parts: IndexParts, choice: EmbedderChoice): Prom
   return model;
 }
 
-/** `fromTables`: read the chunks' catalog and graph from the chunks table, not the saved documents. */
+/**
+ * `fromTables`: read the chunks' catalog and graph from the chunks table, not the saved documents,
+ * and compare every vector row's label with the saved vector indexes (after a restore or merge).
+ */
 export async function loadState(parts: IndexParts, options: { fromTables?: boolean } = {}): Promise<void> {
   const { serving, target } = await parts.indexes.savedChoices();
   // The documents and the vectors are read from different tables, neither waiting for the other:
   // reading them side by side keeps the database busy while each side works on what it read. The
   // two embedders' indexes open one after the other (a graph's file sync must not overlap another).
   const openModels = async () => {
-    const servingModel = await openModel(parts, serving);
-    return { servingModel, targetModel: target ? await openModel(parts, target) : null };
+    const servingModel = await openModel(parts, serving, options);
+    return { servingModel, targetModel: target ? await openModel(parts, target, options) : null };
   };
   const [, { servingModel, targetModel }] = await Promise.all([loadDocuments(parts, options), openModels()]);
   parts.indexes.open({ choice: serving, model: servingModel }, target ? { choice: target, model: targetModel } : null);
