@@ -127,10 +127,10 @@ export class ModelIndex {
     };
   }
 
-  /** Opens (catching up and verifying) or rebuilds the index of `embedderId`. */
   /**
-   * `fullCatchUp`: compare every row's label with the saved index (after a restore or merge wrote
-   * rows under labels of their own), not only the rows labelled after the save.
+   * Opens (catching up and verifying) or rebuilds the index of `embedderId`. `fullCatchUp`: compare
+   * every row's label with the saved index (after a restore or merge wrote rows under labels of
+   * their own), not only the rows labelled after the save.
    */
   static async open(
     embedderId: string,
@@ -155,7 +155,8 @@ export class ModelIndex {
       hadSaved = saved !== null;
       if (saved && saved.structure === structure) {
         const model = new ModelIndex(embedderId, dims, saved, deps);
-        // An int8 scan is filled from the rows (nothing to catch up with); a graph catches up.
+        // int8 rows saved without their blob are filled from the table (nothing to catch up with);
+        // rows read back whole, and a graph, catch up.
         let caughtUp = false;
         const filled = saved.needsRows;
         if (filled) await model.fillFromRows(saved);
