@@ -60,17 +60,44 @@ export class VectorsRepo {
     );
   }
 
-  /** Vectors of a model in label order, after `afterLabel`: for rebuilding its index page by page. */
-  page(modelId: string, afterLabel: number, limit: number): Promise<VectorRecord[]> {
+  /** Vectors of a model in label order, after `afterLabel` (the first page of `pages`). */
+  private page(modelId: string, afterLabel: number, limit: number): Promise<VectorRecord[]> {
     return withStoreTimeout(
       this.db.vectors.where('[modelId+label]').between([modelId, afterLabel], [modelId, Infinity], false, true).limit(limit).toArray(),
       { ...this.tx, label: 'reading vectors' },
     );
   }
 
-  /** Every vector of a model in label order, a page at a time (the next page read ahead: `readAhead`). */
+  /**
+   * Every vector of a model in label order, a page at a time (the next page read ahead: `readAhead`).
+   * Rows can share a label (merged in from another device's vault file, before a rebuild relabels
+   * them), so a page starts at the last page's last label, past the rows of that label already read
+   * (the index orders them by primary key), rather than after the label.
+   */
   pages(modelId: string, size: number): AsyncGenerator<VectorRecord[]> {
-    return readAhead((last) => this.page(modelId, last?.label ?? -Infinity, size), size);
+    /** Rows already read whose label is the last row's. */
+    let atLast = 0;
+    return readAhead(async (last) => {
+      const rows =
+        last === null
+          ? await this.page(modelId, -Infinity, size)
+          : await withStoreTimeout(
+              this.db.vectors
+                .where('[modelId+label]')
+                .between([modelId, last.label], [modelId, Infinity], true, true)
+                .offset(atLast)
+                .limit(size)
+                .toArray(),
+              { ...this.tx, label: 'reading vectors' },
+            );
+      const tail = rows[rows.length - 1];
+      if (tail) {
+        let same = 0;
+        while (same < rows.length && rows[rows.length - 1 - same]!.label === tail.label) same++;
+        atLast = same === rows.length && last !== null && last.label === tail.label ? atLast + same : same;
+      }
+      return rows;
+    }, size);
   }
 
   deleteModel(modelId: string): Promise<number> {

@@ -7,6 +7,8 @@ import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-proces
 import { indexName } from '../../../src/lib/services/index/model-index';
 import { int8RowsKey } from '../../../src/lib/store/vector-index';
 import { VectorsRepo } from '../../../src/lib/store/vectors-repo';
+import { restoreVault } from '../../../src/lib/store/vaultfile-restore';
+import { exportBytes, fileStream } from '../vaultfile-store/helpers';
 import { loadState } from '../../../src/lib/services/index/load';
 import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
 
@@ -335,5 +337,60 @@ describe('the saved documents (the chunks part of the catalog and of the entity 
     // A leader saves them with the keyword index it found saved without them.
     await h.reopen();
     expect((await h.reopen()).service.parts.catalog.loadedFrom).toEqual({ from: 'saved' });
+  });
+});
+
+describe('a vault file that carries vectors (issue 19, criterion 4)', () => {
+  /** The lexical embedder, counting the documents it embeds. */
+  function countingHost(): { host: EmbedderHost; embedded: () => number } {
+    let n = 0;
+    return {
+      embedded: () => n,
+      host: {
+        async load(choice) {
+          const base = await inProcessEmbedderHost().load(choice);
+          return {
+            ...base,
+            embed: async (texts, options) => {
+              n += texts.length;
+              return base.embed(texts, options);
+            },
+          };
+        },
+      },
+    };
+  }
+
+  it('restored into an empty vault, or over the same vault, re-embeds nothing and answers the same', async () => {
+    const h = await fresh();
+    await importFixtures(h);
+    await h.drain();
+    const before = await answers(h);
+    const { bytes } = await exportBytes(h.vault);
+    // Into another vault: its index starts empty, then the restore's index.rebuild job runs.
+    const other = await fresh();
+    await restoreVault(other.vault, fileStream(bytes));
+    const counting = countingHost();
+    const restored = await other.reopen({ host: counting.host });
+    await restored.drain();
+    expect(counting.embedded()).toBe(0);
+    expect(restored.service.parts.indexes.serving.model!.index.count).toBe(restored.service.parts.catalog.size);
+    expect(await answers(restored)).toEqual(before);
+    // Over the same vault, whose saved documents and int8 rows describe what the restore replaced.
+    await restoreVault(h.vault, fileStream(bytes));
+    const again = countingHost();
+    const over = await h.reopen({ host: again.host });
+    await over.drain();
+    expect(again.embedded()).toBe(0);
+    expect(await answers(over)).toEqual(before);
+    // The counter counts: a file without vectors is embedded again, every document.
+    const bare = await exportBytes(h.vault, { vectors: false });
+    const third = await fresh();
+    await restoreVault(third.vault, fileStream(bare.bytes));
+    const counted = countingHost();
+    const embedded = await third.reopen({ host: counted.host });
+    await embedded.drain();
+    expect(counted.embedded()).toBe(embedded.service.parts.catalog.size);
+    expect(await answers(embedded)).toEqual(before);
   });
 });

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { VectorRecord } from '../../../src/lib/core/records';
+import { openVault, type Vault } from '../../../src/lib/store/vault';
+import { VectorsRepo } from '../../../src/lib/store/vectors-repo';
+
+const opened: Vault[] = [];
+afterEach(async () => {
+  for (const vault of opened.splice(0)) {
+    vault.db.close();
+    await vault.db.delete();
+  }
+});
+
+const row = (recordId: string, label: number, modelId = 'm'): VectorRecord => ({
+  recordId,
+  modelId,
+  dims: 2,
+  vector: Float32Array.of(1, 0),
+  contentHash: `h-${recordId}`,
+  label,
+});
+
+async function pagesOf(labels: number[], size: number): Promise<{ pages: string[][]; all: string[] }> {
+  const vault = await openVault(`vectors-pages-${process.pid}-${opened.length}-${Date.now()}`);
+  opened.push(vault);
+  const repo = new VectorsRepo(vault.db);
+  await repo.put(labels.map((label, i) => row(`r${i}`, label)));
+  await repo.put([row('other-model', 2, 'n')]);
+  const pages: string[][] = [];
+  for await (const page of repo.pages('m', size)) pages.push(page.map((r) => r.recordId));
+  return { pages, all: labels.map((_, i) => `r${i}`) };
+}
+
+describe('VectorsRepo.pages', () => {
+  it('reads every row of the model once, in label order', async () => {
+    const { pages, all } = await pagesOf([5, 1, 3, 2, 4], 2);
+    expect(pages).toEqual([['r1', 'r3'], ['r2', 'r4'], ['r0']]);
+    expect(pages.flat().sort()).toEqual(all.sort());
+  });
+
+  it('reads rows that share a label (merged from another vault) across a page boundary', async () => {
+    // Labels 1, 2, 2, 2, 3 read two at a time: a page ends inside the run of 2s.
+    const { pages, all } = await pagesOf([1, 2, 2, 2, 3], 2);
+    expect(pages.flat().sort()).toEqual(all.sort());
+    expect(pages.flat().length).toBe(5);
+  });
+
+  it('reads a run of one label longer than a page', async () => {
+    const { pages, all } = await pagesOf([7, 7, 7, 7, 7, 8, 6], 2);
+    expect(pages.flat().sort()).toEqual(all.sort());
+    expect(pages.flat().length).toBe(7);
+  });
+});
