@@ -62,10 +62,6 @@ interface SavedInt8Rows extends Int8Rows {
   token: string;
 }
 
-function newToken(): string {
-  return globalThis.crypto.randomUUID();
-}
-
 export class VectorIndex {
   private labelOfRecord = new Map<string, number>();
   private recordOfLabel = new Map<number, { recordId: string; hash: string }>();
@@ -99,22 +95,20 @@ export class VectorIndex {
     return this.graph;
   }
 
+  /** A new, empty index over `points` (null: an HNSW not created yet), nothing saved. */
+  private static empty(points: VectorPoints | null, options: VectorIndexOptions, params: HnswParams): VectorIndex {
+    const { name, modelId, dims, manifests } = options;
+    return new VectorIndex(points, name, modelId, dims, params, manifests, options.now ?? Date.now, 0, 0, options.blobs ?? null);
+  }
+
   /** An empty index that loads hnswlib-wasm only when `load()` is first awaited (before the first add). */
   static deferred(options: VectorIndexOptions): VectorIndex {
-    const params = { ...DEFAULT_HNSW, ...options.params };
-    const index = new VectorIndex(
-      options.structure === 'int8' ? new Int8Points(options.dims, Math.max(16, options.capacity ?? 1024)) : null,
-      options.name,
-      options.modelId,
-      options.dims,
-      params,
-      options.manifests,
-      options.now ?? Date.now,
-      0,
-      0,
-      options.blobs ?? null,
-    );
-    index.pendingCapacity = Math.max(16, options.capacity ?? 1024);
+    const capacity = Math.max(16, options.capacity ?? 1024);
+    const index = VectorIndex.empty(options.structure === 'int8' ? new Int8Points(options.dims, capacity) : null, options, {
+      ...DEFAULT_HNSW,
+      ...options.params,
+    });
+    index.pendingCapacity = capacity;
     return index;
   }
 
@@ -146,18 +140,7 @@ export class VectorIndex {
       hnsw.setEfSearch(params.ef);
       points = new HnswPoints(hnsw);
     }
-    return new VectorIndex(
-      points,
-      options.name,
-      options.modelId,
-      options.dims,
-      params,
-      options.manifests,
-      options.now ?? Date.now,
-      0,
-      0,
-      options.blobs ?? null,
-    );
+    return VectorIndex.empty(points, options, params);
   }
 
   /** Reads the saved file and manifest; checks only that they exist and agree with each other. */
@@ -402,7 +385,7 @@ export class VectorIndex {
     let rowsToken: string | undefined;
     let labels: number[];
     if (graph instanceof Int8Points && this.blobs) {
-      rowsToken = newToken();
+      rowsToken = globalThis.crypto.randomUUID();
       // Taken together, before the write: the rows and the label map describe one moment.
       const rows = graph.rows.exportRows();
       labels = Array.from(rows.labels);

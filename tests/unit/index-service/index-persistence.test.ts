@@ -25,6 +25,22 @@ async function answers(h: Harness) {
   return out;
 }
 
+/** The lexical embedder with `before(texts)` awaited ahead of every batch it embeds. */
+function lexicalHostWith(before: (texts: readonly string[]) => void | Promise<void>): EmbedderHost {
+  return {
+    async load(choice) {
+      const base = await inProcessEmbedderHost().load(choice);
+      return {
+        ...base,
+        embed: async (texts, options) => {
+          await before(texts);
+          return base.embed(texts, options);
+        },
+      };
+    },
+  };
+}
+
 /** The lexical embedder, stuck before batch `after + 1` until `crash()` (a tab closed mid-job). */
 function stallingHost(after: number): { host: EmbedderHost; crash: () => void } {
   let batches = 0;
@@ -33,18 +49,9 @@ function stallingHost(after: number): { host: EmbedderHost; crash: () => void } 
   stalled.catch(() => undefined);
   return {
     crash: () => crash(),
-    host: {
-      async load(choice) {
-        const base = await inProcessEmbedderHost().load(choice);
-        return {
-          ...base,
-          embed: async (texts, options) => {
-            if (++batches > after) await stalled;
-            return base.embed(texts, options);
-          },
-        };
-      },
-    },
+    host: lexicalHostWith(async () => {
+      if (++batches > after) await stalled;
+    }),
   };
 }
 
@@ -344,21 +351,7 @@ describe('a vault file that carries vectors (issue 19, criterion 4)', () => {
   /** The lexical embedder, counting the documents it embeds. */
   function countingHost(): { host: EmbedderHost; embedded: () => number } {
     let n = 0;
-    return {
-      embedded: () => n,
-      host: {
-        async load(choice) {
-          const base = await inProcessEmbedderHost().load(choice);
-          return {
-            ...base,
-            embed: async (texts, options) => {
-              n += texts.length;
-              return base.embed(texts, options);
-            },
-          };
-        },
-      },
-    };
+    return { embedded: () => n, host: lexicalHostWith((texts) => void (n += texts.length)) };
   }
 
   it('restored into an empty vault, or over the same vault, re-embeds nothing and answers the same', async () => {

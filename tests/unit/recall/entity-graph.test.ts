@@ -168,5 +168,10 @@ describe('the graph saved and read back (documents-snapshot.ts)', () => {
     expect(() => again.restore(damaged)).toThrow(/names entity \d+ of \d+/u);
     expect(again.documentCount).toBe(0);
     expect(again.top(5)).toEqual([]);
+    // A malformed entry after good ones: nothing of the good ones is kept either.
+    const malformed = g.snapshot() as unknown as { docs: unknown[] };
+    malformed.docs[2] = null;
+    expect(() => again.restore(malformed as never)).toThrow(TypeError);
+    expect(again.documentCount).toBe(0);
   });
 });

@@ -103,32 +103,34 @@ export class EntityGraph {
 
   /**
    * Holds exactly what `snapshot` saved, replacing everything: the same entities in the same order,
-   * with the same names and kinds, and each document's mentions. Throws on a reference out of range
-   * (a damaged snapshot), leaving the graph empty.
+   * with the same names and kinds, and each document's mentions. Throws on a damaged snapshot (a
+   * reference out of range, or a malformed entry), leaving the graph empty.
    */
   restore(snapshot: GraphSnapshot): void {
     this.clear();
-    const nodes = snapshot.entities.map(([key, name, kind]) => {
-      const node: EntityNode = { key, name, kind, docs: new Set(), confirmed: new Set() };
-      this.entities.set(key, node);
-      return node;
-    });
-    for (const [docId, conversationId, refs] of snapshot.docs) {
-      const keys: string[] = [];
-      for (const ref of refs) {
-        const node = nodes[ref < 0 ? ~ref : ref];
-        if (!node) {
-          this.clear();
-          throw new Error(`the saved entity graph names entity ${ref < 0 ? ~ref : ref} of ${nodes.length}`);
+    try {
+      const nodes = snapshot.entities.map(([key, name, kind]) => {
+        const node: EntityNode = { key, name, kind, docs: new Set(), confirmed: new Set() };
+        this.entities.set(key, node);
+        return node;
+      });
+      for (const [docId, conversationId, refs] of snapshot.docs) {
+        const keys: string[] = [];
+        for (const ref of refs) {
+          const node = nodes[ref < 0 ? ~ref : ref];
+          if (!node) throw new Error(`the saved entity graph names entity ${ref < 0 ? ~ref : ref} of ${nodes.length}`);
+          node.docs.add(docId);
+          if (ref >= 0) node.confirmed.add(docId);
+          keys.push(node.key);
         }
-        node.docs.add(docId);
-        if (ref >= 0) node.confirmed.add(docId);
-        keys.push(node.key);
+        this.docs.set(docId, keys);
+        if (conversationId) this.conversationOf.set(docId, conversationId);
       }
-      this.docs.set(docId, keys);
-      if (conversationId) this.conversationOf.set(docId, conversationId);
+      for (const node of nodes) if (node.docs.size === 0) this.entities.delete(node.key);
+    } catch (error) {
+      this.clear();
+      throw error;
     }
-    for (const node of nodes) if (node.docs.size === 0) this.entities.delete(node.key);
     this.p90Cache = null;
   }
 

@@ -85,7 +85,7 @@ export class Bm25Holder {
   /** Writes the index when it changed since the last save; true when it wrote. */
   async saveIfDirty(): Promise<boolean> {
     if (!this.store.isDirty) return false;
-    await this.store.save(this.index, this.documents());
+    await this.save();
     return true;
   }
 }

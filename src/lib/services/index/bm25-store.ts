@@ -26,10 +26,6 @@ export type Bm25Load =
   | { index: Bm25Index; why?: undefined; documents: DocumentsSnapshot | null; documentsWhy: string | null }
   | { index: null; why: string; documents?: undefined; documentsWhy?: undefined };
 
-function newToken(): string {
-  return globalThis.crypto.randomUUID();
-}
-
 export class Bm25Store {
   private dirty: boolean | null = null;
 
@@ -89,7 +85,7 @@ export class Bm25Store {
    */
   async save(index: Bm25Index, documents: DocumentsSnapshot | null = null): Promise<void> {
     const bytes = encodeBm25(index);
-    const token = newToken();
+    const token = globalThis.crypto.randomUUID();
     const encoded = documents ? encodeSnapshot(documents, token) : null;
     await this.blobs.put(this.bytesKey, bytes);
     if (encoded !== null) await this.blobs.put(this.documentsKey, encoded);

@@ -16,6 +16,7 @@ import { sha256Hex } from '../../core/text/normalize';
 import type { ChunkChange, ChunksRepo } from '../../store/chunks-repo';
 import type { Vault } from '../../store/vault';
 import type { DocEntry } from './catalog';
+import type { SavedChunk } from './documents-snapshot';
 
 export const isVisibleMessage = (m: MessageRecord): boolean => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden;
 
@@ -48,10 +49,7 @@ export function chunkEntry(chunk: ChunkRecord, at: number | null): DocEntry {
 }
 
 /** A chunk's catalog entry from what the saved catalog keeps of it (documents-snapshot.ts). */
-export function savedChunkEntry(
-  chunk: { id: string; hash: string; resource: boolean; conversationId: string | null },
-  at: number | null,
-): DocEntry {
+export function savedChunkEntry(chunk: SavedChunk, at: number | null): DocEntry {
   return {
     id: chunk.id,
     kind: 'chunk',

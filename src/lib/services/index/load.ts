@@ -103,7 +103,7 @@ export async function loadDocuments(parts: IndexParts, options: { fromTables?: b
     entries = restored.entries;
     source = { from: 'saved' };
   } else {
-    parts.graph.clear();
+    // The graph is still empty: a restore that fails leaves it so.
     entries = [];
     source = { from: 'tables', why: restored.why };
     for await (const page of parts.chunks.pages()) {

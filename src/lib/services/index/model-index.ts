@@ -19,6 +19,11 @@ import { yieldToEventLoop } from '../../core/jobs/yield';
 
 const PAGE = 1_000;
 
+/** What the store's VectorIndex is opened or created with. */
+function storeOptions(name: string, modelId: string, dims: number, deps: ModelIndexDeps) {
+  return { name, modelId, dims, manifests: deps.manifests, now: deps.now, ...(deps.blobs ? { blobs: deps.blobs } : {}) };
+}
+
 export interface ModelIndexDeps {
   vectors: VectorsRepo;
   manifests: ManifestStore;
@@ -138,14 +143,7 @@ export class ModelIndex {
     deps: ModelIndexDeps,
     how: { fullCatchUp?: boolean } = {},
   ): Promise<{ model: ModelIndex; report: OpenReport }> {
-    const options = {
-      name: indexName(deps.scope, embedderId),
-      modelId: embedderId,
-      dims,
-      manifests: deps.manifests,
-      now: deps.now,
-      ...(deps.blobs ? { blobs: deps.blobs } : {}),
-    };
+    const options = storeOptions(indexName(deps.scope, embedderId), embedderId, dims, deps);
     const stored = await deps.vectors.count(embedderId);
     const structure = structureFor(dims, stored, deps.structure);
     let problem: string | null = null;
@@ -160,7 +158,7 @@ export class ModelIndex {
         let caughtUp = false;
         const filled = saved.needsRows;
         if (filled) await model.fillFromRows(saved);
-        else caughtUp = await model.catchUp(how.fullCatchUp === true);
+        else caughtUp = await model.catchUp(how.fullCatchUp === true, stored);
         // Rows filled from the table are saved whole at the next save, so the next open reads them back.
         model.changed = caughtUp || (filled && deps.blobs !== undefined);
         const report = await verifyVectorIndex(saved, model.truth(), { rng: deps.rng, now: deps.now, sample: 32 });
@@ -213,13 +211,14 @@ export class ModelIndex {
    * read alone (usually none); when the table then holds as many rows as the index, nothing was
    * removed and the index is caught up. Otherwise (a row removed after the save, or `full`) every
    * row's label is compared: one key read of the whole table, which fake-indexeddb takes 30 s for
-   * at 20k rows.
+   * at 20k rows. `stored`: the rows the table holds (counted by `open`, under the same lock as
+   * every write).
    */
-  private async catchUp(full: boolean): Promise<boolean> {
+  private async catchUp(full: boolean, stored: number): Promise<boolean> {
     if (!full) {
       const fresh = await this.deps.vectors.since(this.embedderId, this.index.nextFreeLabel);
       if (fresh.length > 0) this.index.restore(fresh.map(entryOf));
-      if ((await this.deps.vectors.count(this.embedderId)) === this.index.count) return fresh.length > 0;
+      if (stored === this.index.count) return fresh.length > 0;
     }
     const rows = await this.deps.vectors.labels(this.embedderId);
     let changed = false;
@@ -242,14 +241,7 @@ export class ModelIndex {
    * file) are given fresh labels, written back to their rows.
    */
   async rebuildFromRows(onProgress?: (done: number) => void, structure?: VectorStructure): Promise<void> {
-    const options = {
-      name: this.name,
-      modelId: this.embedderId,
-      dims: this.dims,
-      manifests: this.deps.manifests,
-      now: this.deps.now,
-      ...(this.deps.blobs ? { blobs: this.deps.blobs } : {}),
-    };
+    const options = storeOptions(this.name, this.embedderId, this.dims, this.deps);
     const stored = await this.deps.vectors.count(this.embedderId);
     const fresh = await VectorIndex.create({
       ...options,
