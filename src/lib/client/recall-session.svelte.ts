@@ -181,10 +181,13 @@ export class RecallSession {
     try {
       const response = await this.backend.recall(request);
       if (response.stale || requestId !== this.seq) return;
+      const shown = this.copyText;
       this.answer = response;
       this.settleNotePins(response);
       this.error = null;
-      this.copy = { state: 'idle', message: null };
+      // What Copy said stays until the package it spoke of changes (a rerun by the index's refresh
+      // that brings back the same package must not wipe "Copied" or a refusal the person has not read).
+      if (this.copyText !== shown) this.copy = { state: 'idle', message: null };
     } catch (thrown) {
       if (requestId !== this.seq) return;
       this.error = toVaultError(thrown, 'recall/failed');
