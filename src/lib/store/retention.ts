@@ -1,3 +1,4 @@
+import type { IndexableType, Table } from 'dexie';
 import type { RetentionReport } from '../core/api/curate-api';
 import {
   addToVector,
@@ -13,7 +14,7 @@ import { STAMPED_SECTIONS } from '../core/vaultfile/sections';
 import { MAX_CHECKPOINTS } from './checkpoints';
 import { runTx, withStoreTimeout } from './transaction';
 import type { Vault } from './vault';
-import { tableOf } from './vaultfile-tables';
+import { primaryKeyOf, tableOf, type AnyRecord } from './vaultfile-tables';
 
 /**
  * The retention job's work on the store (rules: core/curate/retention.ts): finished jobs older than
@@ -38,17 +39,31 @@ async function deleteInBatches(
   return keys.length;
 }
 
+/**
+ * Every row of a table in primary-key order, page by page. Each page starts above the last key
+ * read (one getAll over a key range), not at an offset: an offset walks a cursor past every row
+ * before it, so reading a table that way cost time quadratic in its rows. In a trace of the app
+ * indexing the 100 MB export (22k messages), those cursor reads took about 10 s of the database's
+ * 45 s, beside the index worker's reads and writes.
+ */
+async function* pagesOf<T>(table: Table<T>, keyOf: (row: T) => IndexableType, size: number, label: string): AsyncGenerator<T[]> {
+  let after: IndexableType | undefined;
+  for (;;) {
+    const range = after === undefined ? table.orderBy(':id') : table.where(':id').above(after);
+    const page = await withStoreTimeout(range.limit(size).toArray(), { label });
+    if (page.length === 0) return;
+    yield page;
+    after = keyOf(page[page.length - 1]!);
+  }
+}
+
 /** Devices that stamped anything in this vault (every record and tombstone, page by page). */
-async function knownDevices(vault: Vault, between: () => Promise<void>): Promise<Set<string>> {
+async function knownDevices(vault: Vault, between: () => Promise<void>, size: number): Promise<Set<string>> {
   const vector: VersionVector = {};
   for (const section of [...STAMPED_SECTIONS, 'tombstones'] as const) {
-    const table = tableOf(vault.db, section);
-    let offset = 0;
-    for (;;) {
-      const page = (await withStoreTimeout(table.offset(offset).limit(PAGE).toArray(), { label: 'reading stamps' })) as { hlc: string }[];
-      if (page.length === 0) break;
-      for (const row of page) addToVector(vector, row.hlc);
-      offset += page.length;
+    const table = tableOf(vault.db, section) as Table<AnyRecord>;
+    for await (const page of pagesOf(table, (row) => primaryKeyOf(section, row), size, 'reading stamps')) {
+      for (const row of page) addToVector(vector, (row as { hlc: string }).hlc);
       await between();
     }
   }
@@ -59,6 +74,8 @@ export async function runRetention(
   vault: Vault,
   now: number,
   between: () => Promise<void> = async () => undefined,
+  /** Rows a page reads (tests make it small to cross pages). */
+  pageSize = PAGE,
 ): Promise<RetentionReport> {
   const { db, settings } = vault;
   const report: RetentionReport = {
@@ -80,7 +97,7 @@ export async function runRetention(
   await between();
 
   const self = (await settings.get('vault.deviceId')) ?? '';
-  const devices = await knownDevices(vault, between);
+  const devices = await knownDevices(vault, between, pageSize);
   const seenRows = await withStoreTimeout(db.settings.where('key').startsWith(SEEN_PREFIX).toArray(), {
     label: 'reading what devices merged',
   });
@@ -103,12 +120,8 @@ export async function runRetention(
 
   const cap = await settings.get('retention.historyPerNote');
   const entries: { id: string; recordId: string; at: number }[] = [];
-  let offset = 0;
-  for (;;) {
-    const page = await withStoreTimeout(db.history.offset(offset).limit(PAGE).toArray(), { label: 'reading note history' });
-    if (page.length === 0) break;
+  for await (const page of pagesOf(db.history, (h) => h.id, pageSize, 'reading note history')) {
     for (const h of page) if (h.table === 'notes') entries.push({ id: h.id, recordId: h.recordId, at: h.at });
-    offset += page.length;
     await between();
   }
   report.removed.history = await deleteInBatches(vault, 'history', historyBeyondCap(entries, Math.max(1, cap)));

@@ -73,6 +73,24 @@ describe('the retention job on the store', () => {
     await closeVault(vault);
   });
 
+  it('reads stamps and history page by page: the same report with pages of two rows', async () => {
+    const vault = await openTestVault();
+    await vault.settings.set('vault.deviceId', 'da');
+    await vault.settings.set('retention.historyPerNote', 2);
+    // Five notes stamped by five devices, and a history of seven entries over two notes.
+    await vault.db.notes.bulkPut(['a', 'b', 'c', 'd', 'e'].map((d, i) => note({ id: `n-${d}`, hlc: stampAt(i + 1, `d${d}-x`) })));
+    await vault.db.tombstones.put({ table: 'notes', id: 'gone', hlc: stampAt(9, 'dz-x'), deletedAt: NOW - DAY });
+    await vault.db.history.bulkPut([1, 2, 3, 4, 5].map((at) => entry('n1', at)).concat([entry('n2', 1), entry('n2', 2)]));
+    const steps: number[] = [];
+    const report = await runRetention(vault, NOW, async () => void steps.push(1), 2);
+    expect(report.knownDevices).toBe(6);
+    expect(report.removed.history).toBe(3);
+    expect((await vault.db.history.toArray()).map((h) => h.id).sort()).toEqual(['h-n1-4', 'h-n1-5', 'h-n2-1', 'h-n2-2']);
+    // Pages of two: 3 of notes and 1 of tombstones for the stamps, 4 of history, each followed by a yield.
+    expect(steps.length).toBeGreaterThanOrEqual(8);
+    await closeVault(vault);
+  });
+
   it('schedules retention daily and the sweep only when idle and due', async () => {
     const vault = await openTestVault();
     await vault.db.jobs.put(job('busy', 'pending', NOW));
