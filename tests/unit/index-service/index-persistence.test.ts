@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { indexRebuildJob } from '../../../src/lib/core/api/index-api';
+import { INDEX_JOBS, indexRebuildJob } from '../../../src/lib/core/api/index-api';
+import type { JobRecord } from '../../../src/lib/core/records';
+import type { JobContext } from '../../../src/lib/store/job-runner';
 import type { VectorIndexManifest } from '../../../src/lib/store/vector-index-manifest';
 import { BM25_RECIPE } from '../../../src/lib/services/index/bm25-text';
 import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host';
@@ -255,6 +257,46 @@ describe('index persistence', () => {
     expect(xHit).toMatchObject({ id: x!.recordId });
     expect(h.service.parts.indexes.serving.model!.index.count).toBe(chunks.length);
     expect((await h.service.lexicalSearch('acidic soil moss', 5)).length).toBe(0);
+  });
+});
+
+describe('index.rebuild stopped between steps', () => {
+  it('resumes after the last conversation it finished, in the same order, and indexes every one', async () => {
+    const h = await fresh();
+    // 60 one-exchange chats: steps of 25, 25 and 10.
+    for (let n = 0; n < 60; n++)
+      await h.importText(`chat-${n}.txt`, `User: Which trellis for the bean row ${n}?\n\nAssistant: Bean row ${n} climbs a cedar trellis.`);
+    await h.drain();
+    const ids = (await h.vault.db.conversations.where('state').equals('visible').primaryKeys()).map(String).sort();
+    expect(ids).toHaveLength(60);
+    await h.vault.db.chunks.clear();
+    const rebuild = h.service.handlers()[INDEX_JOBS.rebuild]!;
+    const run = async (payload: unknown, stopAfter: number | null) => {
+      const stop = new AbortController();
+      const seen: unknown[] = [];
+      const ctx: JobContext = {
+        job: { payload } as JobRecord,
+        signal: stop.signal,
+        progress: () => undefined,
+        checkpoint: async (next) => {
+          seen.push(next);
+          if (seen.length === stopAfter) stop.abort();
+        },
+      };
+      return { result: await rebuild(ctx), seen };
+    };
+    const first = await run(null, 1);
+    expect(first.result).toBeNull();
+    expect(first.seen).toEqual([{ phase: 'conversations', afterId: ids[24], done: 25 }]);
+    const second = await run(first.seen[0], null);
+    expect(second.result).toEqual({ conversations: 60 });
+    expect(second.seen.slice(0, 3)).toEqual([
+      { phase: 'conversations', afterId: ids[49], done: 50 },
+      { phase: 'conversations', afterId: ids[59], done: 60 },
+      { phase: 'notes', afterId: ids[59], done: 60 },
+    ]);
+    const chunked = new Set((await h.vault.db.chunks.toArray()).map((c) => c.conversationId));
+    expect(ids.every((id) => chunked.has(id))).toBe(true);
   });
 });
 

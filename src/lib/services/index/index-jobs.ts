@@ -87,15 +87,12 @@ export function embedHandler(parts: IndexParts): JobHandler {
   };
 }
 
-async function visibleConversationIds(parts: IndexParts, afterId: string | null, limit: number): Promise<string[]> {
+/** Every visible conversation's id, sorted (the rebuild's order, resumed after its checkpoint's id). */
+async function visibleConversationIds(parts: IndexParts): Promise<string[]> {
   const ids = await withStoreTimeout(parts.vault.db.conversations.where('state').equals('visible').primaryKeys(), {
     label: 'listing conversations',
   });
-  return ids
-    .map(String)
-    .sort()
-    .filter((id) => afterId === null || id > afterId)
-    .slice(0, limit);
+  return ids.map(String).sort();
 }
 
 /** Conversations with chunks but no longer visible, and notes with index entries but not kept. */
@@ -127,10 +124,14 @@ export function rebuildHandler(parts: IndexParts): JobHandler {
     let done = payload.done ?? 0;
     const total = await parts.vault.conversations.countVisible();
     if ((payload.phase ?? 'conversations') === 'conversations') {
-      for (;;) {
+      // Listed once (not once a step: at 10k conversations that read every key 400 times). A
+      // conversation imported meanwhile is indexed by its import's own index.update job.
+      const all = await visibleConversationIds(parts);
+      const resumeAfter = afterId;
+      const from = resumeAfter === null ? 0 : all.findIndex((id) => id > resumeAfter);
+      for (let at = from; at >= 0 && at < all.length; at += UPDATE_STEP) {
         if (ctx.signal.aborted) return null;
-        const ids = await visibleConversationIds(parts, afterId, UPDATE_STEP);
-        if (ids.length === 0) break;
+        const ids = all.slice(at, at + UPDATE_STEP);
         for (const id of ids) await reindexConversation(parts, id);
         afterId = ids[ids.length - 1]!;
         done += ids.length;
