@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
@@ -25,9 +26,10 @@ export default defineConfig({
     // Worker threads start a test file faster than forked processes (unit wall 360 s -> 286 s on
     // 2 cores, the same 1,416 tests); every file still runs in its own isolated module graph.
     pool: 'threads',
-    // Vitest's default outside watch mode is one worker fewer than the cores: one on this 2-core
-    // machine. Two workers took the unit wall from 256 s to 174 s (same 1,465 tests).
-    maxWorkers: 2,
+    // Vitest's default outside watch mode is one worker fewer than the cores: one on a 2-core
+    // machine like CI's, where two workers took the unit wall from 256 s to 174 s (same 1,465
+    // tests). Never fewer than two; on more cores, the default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     server: { deps: { inline: [/hnswlib-wasm/] } },
   },
 });
