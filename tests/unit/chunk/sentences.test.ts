@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitSentences } from '../../../src/lib/core/text/sentences';
+import { chatSentences, splitSentences } from '../../../src/lib/core/text/sentences';
 import { textArb } from './arbitraries';
 
 const texts = (input: string) => splitSentences(input).map((s) => s.text);
@@ -31,6 +31,22 @@ describe('splitSentences', () => {
 
   it('ends units at headings, list items and blank lines', () => {
     expect(texts('# Title\nBody text\n- one\n- two\n\nNext para')).toEqual(['# Title', 'Body text', '- one', '- two', 'Next para']);
+  });
+
+  it("a numbered list item's marker is not a sentence of its own, in prose and in chat text", () => {
+    expect(texts('Options:\n1. Grafana Loki, self-hosted\n2. A hosted service. It is cheap.')).toEqual([
+      'Options:',
+      '1. Grafana Loki, self-hosted',
+      '2. A hosted service.',
+      'It is cheap.',
+    ]);
+    expect(chatSentences('The usual options are:\n1. another fixed tariff,\n2. a tracker')).toEqual([
+      { text: 'The usual options are:', listItem: false },
+      { text: 'another fixed tariff,', listItem: true },
+      { text: 'a tracker', listItem: true },
+    ]);
+    // A number closing a sentence still ends it.
+    expect(texts('We need 2. Then we go.')).toEqual(['We need 2.', 'Then we go.']);
   });
 
   it('keeps closing quotes and brackets with their sentence', () => {

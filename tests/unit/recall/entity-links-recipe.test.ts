@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMentions, LINK_RECIPE } from '../../../src/lib/services/index/entity-links';
 
-const PINNED = { recipe: 'link-1', digest: 'ea2bca40d467cbd0e1812650c02a1db0967531a67999d70c3091ac5199aeeb3d' };
+const PINNED = { recipe: 'link-1', digest: 'bc5791e8b71c68a7f4296a1dfb6fd5213e54f8de6a6a7fd6ab4491c677082cf0' };
 
 const corpus = join(import.meta.dirname, '../../fixtures/extraction');
 

@@ -4,8 +4,10 @@ import {
   CHOICE_VERBS,
   CONSTRAINT,
   DECISION,
+  FUTURE_TASK_VERBS,
   FUTURE_VERB,
   HEDGE,
+  isHedged,
   REPORTED,
   STRONG_CONSTRAINT,
   SUGGESTION,
@@ -39,11 +41,11 @@ export interface Classified {
 }
 
 const TOPIC_REQUEST =
-  /^(?:(?:can|could|would) you (?:please )?help me(?: (?:with|to|on|plan|choose|build|make|fix))?|(?:please )?help me(?: (?:with|to|on))?|(?:(?:i|we)\s*)?(?:need|want|would like|'d like) (?:some )?(?:help|advice) (?:with|on|about|to)|(?:i|we)(?: want|'d like| would like) to (?:talk|chat) about|let(?:'s| us) talk about|(?:next|new|another|quick|a) (?:question|topic)(?: about)?[:,]?)\s+/iu;
+  /^(?:(?:hi|hiya|hey|hello)[,!.]?\s+)?(?:(?:can|could|would) (?:you|u) (?:please )?help me(?: (?:with|to|on|plan|choose|build|make|fix|think through|figure out|decide on|decide))?|(?:please )?help me(?: (?:with|to|on|think through|figure out))?|(?:(?:i|we)\s*)?(?:need|want|would like|'d like) (?:some )?(?:help|advice)(?: (?:with|on|about|to)|(?=\s+\p{L}+ing\b))|(?:i|we)(?: want|'d like| would like) to (?:talk|chat) about|let(?:'s| us) talk about|(?:next|new|another|quick|a) (?:question|topic)(?: about)?[:,]?)\s+/iu;
 const OPENER =
-  /\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|\b(?:i|we)(?: want| need| would like|'d like)\s+(?:a|an|some|the|help)\s+/iu;
+  /\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:want|wanna|need|trying|planning) to\s+|^(?!(?:being|going|nothing|something|anything|everything|morning|evening|thing|king|spring|ceiling|building|wedding|during)\b)\p{L}{3,}ing (?:a|an|the|my|our|some)\s|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|\b(?:i|we)(?: want| need| would like|'d like)\s+(?:a|an|some|the|help)\s+/iu;
 const OPENER_HEAD =
-  /^.*?\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|^.*?\b(?:i|we)(?: want| need| would like|'d like)\s+(?=(?:a|an|some|the)\s)/iu;
+  /^.*?\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:want|wanna|need|trying|planning) to\s+|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|^.*?\b(?:i|we)(?: want| need| would like|'d like)\s+(?=(?:a|an|some|the)\s)/iu;
 const NOT_A_QUESTION =
   /^(?:any (?:advice|ideas|tips|thoughts|suggestions|recommendations)|thoughts|ideas|right|ok|okay|no|yes|really|like this|what do you think|does that make sense)\??$/iu;
 
@@ -125,7 +127,7 @@ const ASSISTANT_SOFT = /\b(?:would|could|can cause)\b|\bcan be (?!\w+ed\b)|\bmay
 const QUANTITY_LIMIT =
   /\b(?:at most|at least|no more than|no less than|less than|more than|max(?:imum)?|min(?:imum)?|up to|under|below|within|budget|deadline|the (?:most|least) (?:we|i)(?:'ll| will| can| would| could)?)\b/iu;
 const LEADING_FRAME =
-  /^(?:(?:then|also|so|and|or|first|finally|next|afterwards|otherwise|instead|now|meanwhile|either way|alternatively),?\s+|(?:note|remember|keep in mind|bear in mind) that\s+|(?:for|in|at|on|with|after|before|during|once|when|since|from|to|if|as|by)\b[^,]{1,60},\s*)+/iu;
+  /^(?:(?:then|also|so|and|or|first|finally|next|afterwards|otherwise|instead|now|meanwhile|either way|alternatively),?\s+|(?:note|remember|keep in mind|bear in mind) that\s+|(?:for|in|at|on|with|after|before|during|once|when|since|from|to|if|as|by|whichever|whatever)\b[^,]{1,60},\s*)+/iu;
 
 /** The first word of the clause once a leading frame ("In Alfama, ", "Then ") is set aside. */
 export function leadingVerb(clause: string): string {
@@ -172,17 +174,41 @@ export function isImperative(clause: string): boolean {
   return verb !== '' && IMPERATIVE_VERBS.has(verb);
 }
 
+/** Phrasal tasks after "I'll": "double-check" -> check, "set up" -> install, "go through" -> review. */
+function futureTask(clause: string, future: RegExpExecArray): string | null {
+  const after = clause.slice(future.index + future[0].length);
+  const verb = (future[2] ?? '').toLowerCase();
+  if (verb === 'double' && /^-check\b/iu.test(after)) return 'check';
+  if (verb === 'set' && /^\s+up\b/iu.test(after)) return 'install';
+  if (verb === 'go' && /^\s+(?:through|over)\b/iu.test(after)) return 'review';
+  return null;
+}
+
+/** A report that something is finished ("Switch done, ..."): what happened, not a choice. */
+const DONE = /^[\p{L}-]+ (?:is |all )?done\b/iu;
+
+/**
+ * A choice with its object put first, the way many people write ("The parcel story we take.",
+ * "Recording I skip.", "Loan I don't want."): a noun phrase, then "I" / "we" and a verb of choosing.
+ */
+const FRONTED_CHOICE =
+  /^(?!(?:what|which|that|this|it|there|here|who|how|when|where|why|so|then|and|but|if|because|since|as|all|everything|anything|something|nothing)\b)(?:[\p{L}\p{N}'-]+\s+){1,4}(?:i|we)\s+(?:(?:don't|do not|won't|will not|will|'ll)\s+)?(?:take|skip|choose|pick|want|keep|start|drop|leave|use|book|buy)\b/iu;
+
+/** The plain present of a task verb with a time, a non-native way to state a task ("I send the form on Monday."). */
+const PRESENT_TASK = new RegExp(`\\b(?:i|we) (?:${[...TASK_VERBS].join('|')})\\b`, 'iu');
+
 function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | null {
   const timed = TASK_TIME.test(clause);
+  if (DONE.test(clause)) return null;
   if (ACTION.test(clause)) return { category: 'Action Items', cue: 'action' };
   const future = FUTURE_VERB.exec(clause);
   if (future && /'ll| will| shall|going to/iu.test(future[0]) && !/^(?:be|let)$/iu.test(future[2] ?? '')) {
-    const verb = (future[2] ?? '').toLowerCase();
+    const verb = futureTask(clause, future) ?? (future[2] ?? '').toLowerCase();
     // "I'll ask for €76k" chooses an amount; "I'll ask about the trial week" is a task.
     const amount = /[€$£¥]\s?\d|\d+(?:[.,]\d+)?\s?(?:k|%)(?!\p{L})/u.test(clause);
     // "I'm going to walk the dog in the morning instead of my partner" chooses who does it.
     const chooses = /\binstead\b|\brather than\b/iu.test(clause);
-    if (!future[1] && !chooses && (timed || (TASK_VERBS.has(verb) && !amount)))
+    if (!future[1] && !chooses && (timed || ((TASK_VERBS.has(verb) || FUTURE_TASK_VERBS.has(verb)) && !amount)))
       return { category: 'Action Items', cue: `future-task:${verb}` };
     return { category: 'Decisions', cue: `future-choice:${verb}` };
   }
@@ -190,8 +216,22 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
   if (NEGATED_CHOICE.test(clause)) return { category: 'Decisions', cue: 'negated-choice' };
   if (NO_THING.test(clause.replace(/[.!]+$/u, '')) && clause.split(/\s+/u).length <= 5) return { category: 'Decisions', cue: 'no-thing' };
   if (X_NOT_Y.test(clause)) return { category: 'Decisions', cue: 'x-not-y' };
+  if ((timed || /^first\b/iu.test(clause)) && PRESENT_TASK.test(clause) && !HABIT.test(clause))
+    return { category: 'Action Items', cue: 'present-task' };
+  if (FRONTED_CHOICE.test(clause)) return { category: 'Decisions', cue: 'fronted-choice' };
   const present = PRESENT_CHOICE.exec(clause);
-  if (present && (/take|stop|choose|pick|skip|switch/iu.test(present[0]) || !HABIT.test(clause))) {
+  // "We do store X": an emphatic "do" before a verb states a fact.
+  const emphatic =
+    present !== null &&
+    /\bdo$/iu.test(present[0]) &&
+    BASE_VERBS.has(
+      clause
+        .slice(present.index + present[0].length)
+        .trim()
+        .split(/\s+/u)[0]
+        ?.toLowerCase() ?? '',
+    );
+  if (present && !emphatic && (/take|stop|choose|pick|skip|switch/iu.test(present[0]) || !HABIT.test(clause))) {
     return { category: 'Decisions', cue: 'present-choice' };
   }
   // "Booking the inspection on Thursday" is a task; "Leaving on 12 July" is the itinerary.
@@ -229,7 +269,7 @@ function userClause(clause: string, ctx: ClauseContext): Classified {
   if (question) return { category: 'Open Questions', cue: 'question' };
   if (ctx.firstUserTurn && OPENER.test(clause) && !TASK_TIME.test(clause)) return { category: 'Topics', cue: 'topic' };
   if (REPORTED.test(withoutReason(clause)) && !/^(?:i|we)\b/iu.test(clause)) return { category: 'Facts', cue: 'reported' };
-  if (HEDGE.test(clause) || CONDITIONAL.test(clause)) return { category: 'Provisional/Exploratory', cue: 'hedge' };
+  if (isHedged(clause) || CONDITIONAL.test(clause)) return { category: 'Provisional/Exploratory', cue: 'hedge' };
   if (QUANTITY_LIMIT.test(clause) && CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'limit' };
   if (USER_CONSTRAINT.test(clause) && !ctx.decidedSentence) return { category: 'Constraints', cue: 'user-constraint' };
   if (/^never\b/iu.test(clause)) return { category: 'Constraints', cue: 'never' };

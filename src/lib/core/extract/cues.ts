@@ -20,6 +20,13 @@ export const HEDGE = words(
     'i guess',
     'i suppose',
     'i wonder',
+    "(?:i|we)(?:'m| am| was| were) wondering",
+    'tempted',
+    '(?:is|looks|sounds) tempting',
+    '(?:feels|felt) like',
+    'i was thinking',
+    '(?:is|are|seems) likely',
+    'prob',
     'i feel like',
     'not sure',
     'unsure',
@@ -43,6 +50,14 @@ export const HEDGE = words(
   ].join('|'),
 );
 
+/** A trailing purpose or result ("..., so it still feels like a hedge"). */
+const PURPOSE_TAIL = /,?\s+so (?:that )?(?:it|we|i|they|you|he|she)\b.*$/iu;
+
+/** Hedged in what it states: a hedge inside a trailing purpose ("Make it 2.5 so it still feels like a hedge") does not count. */
+export function isHedged(text: string): boolean {
+  return HEDGE.test(text.replace(PURPOSE_TAIL, ''));
+}
+
 const phrases = (list: readonly string[]): RegExp => new RegExp(`(?:${list.join('|')})`, 'iu');
 
 /** A commitment to a choice, wherever it sits in the sentence. Credited as a decision only in a user's message. */
@@ -51,6 +66,8 @@ export const DECISION = words(
     "(?:i|we)(?:'ve| have)? (?:decided|settled on|opted for|chose|picked|went with|ended up (?:with|going with|choosing))",
     'decided',
     'decision(?: is|:)',
+    '(?:i|we) decide (?:for|on|to)',
+    'is final(?=\\s*[:.!,]|$)',
     'final (?:decision|answer|choice)',
     'settled on',
     "(?:i|we)(?:'m| am|'re| are) (?:going with|going for|sticking with|switching to)",
@@ -60,7 +77,7 @@ export const DECISION = words(
     "(?:i|we)(?:'ll| will| shall)? (?:go|stick) (?:with|for)",
     'go with',
     "let(?:'s| us)(?! (?:see|talk|chat|think|hope|say|discuss|check|look|figure|catch up|keep \\w+ing|start with the basics)\\b)",
-    '^(?:\\S+ ){1,3}it is(?=\\s*(?:[.!,]|$))',
+    '^(?:\\S+ ){1,5}it is(?:,? then)?(?=\\s*(?:[.!,]|$))',
     'as you (?:said|suggested|recommended|proposed)',
     'rather than',
     'from (?:tonight|today|tomorrow|now)',
@@ -86,7 +103,7 @@ export const FUTURE_VERB =
 export const CHOICE_VERBS: ReadonlySet<string> = new Set(
   (
     'use stay take skip keep buy get go switch stick choose pick do have combine add make move drop cancel start stop rent ' +
-    'set put turn run cap price limit leave swap replace try bake serve host record migrate import automate split group ' +
+    'set turn run cap price limit leave swap replace bake serve host record migrate import automate split group ' +
     'offer charge raise lower release publish ship build adopt plant grow hire hold sell scratch'
   ).split(' '),
 );
@@ -96,9 +113,12 @@ export const TASK_VERBS: ReadonlySet<string> = new Set(
   (
     'call email text message phone ring send book order ask check measure write draft finish fix test clean print ' +
     'sign register file pay renew return collect defrost review read research look find reply tell remind ' +
-    'visit contact schedule update install open prepare practise practice submit upload download back label'
+    'visit contact schedule update install open prepare practise practice submit upload download back label put try forward'
   ).split(' '),
 );
+
+/** Verbs that are a task only after "I'll" / "we'll" ("I'll grab a slot"); opening a clause they are often nouns ("Grab rails ..."). */
+export const FUTURE_TASK_VERBS: ReadonlySet<string> = new Set('grab pop'.split(' '));
 
 /** A time by which or at which something happens: turns "I'll buy X" from a choice into a task. */
 export const TASK_TIME = words(
@@ -118,6 +138,9 @@ export const TASK_TIME = words(
     '(?:on|by|before) (?:the )?\\d{1,2}(?:st|nd|rd|th)',
     '(?:on|by|before) (?:the )?\\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\\w*',
     'on payday',
+    'next weekend',
+    'tmrw',
+    'tmr',
   ].join('|'),
 );
 
@@ -159,7 +182,10 @@ export const CONSTRAINT = words(
     'within',
     'no later than',
     'deadline',
-    'budget',
+    // A budget as a limit ("budget is ~£50/mo", "a €3,000 budget"), not a passing mention ("of the budget").
+    'budget(?:\\s*(?:is|was|of|at|around|under|cap|limit)\\b|\\s*:)',
+    '(?:[€$£]\\s?\\d[\\d.,]*\\s?k?|\\d[\\d.,]*\\s?(?:k|euros?|dollars?|pounds?))(?:\\s*(?:a|per)\\s*\\w+)? budget',
+    '(?:stay|keep it|be) (?:within|under|on) (?:the |our |my )?budget',
     'not allowed',
     'only allows?',
     'requires?',
@@ -198,6 +224,12 @@ export const USER_CONSTRAINT = words(
     'no exceptions?',
     'walk away',
     'deal-?breaker',
+    "(?:doesn't|does not|don't|do not) (?:eat|drink|allow)",
+    '(?:is|are) the limit',
+    'the limit is',
+    '(?:is|are) fixed',
+    'no time (?:for|to|after|during|in)',
+    "(?:i'm|i am|we're|we are) only",
     'must-have',
   ].join('|'),
 );
@@ -218,7 +250,8 @@ export const SUGGESTION = words(
   [
     'you (?:could|might|may)(?: also)?',
     'you can also',
-    "you(?:'d| would) (?:want|like|do well)",
+    "you(?:'d| would|'ll) (?:want|like|do well)",
+    'you can (?!(?:also|not|never|always|still|only|usually|expect|see|tell|leave|cancel|get|find|buy|use)\\b)[a-z]+',
     'consider',
     "(?:i'd|i would|i) (?:recommend|suggest|go with|pick|choose|start with)",
     'try',
@@ -233,6 +266,7 @@ export const SUGGESTION = words(
     'fits?(?: (?:well|best|you))?(?=[.!]?$)',
     'would (?:suit|fit|work)',
     'best (?:bet|choice|option|pick)',
+    '(?:the|a) (?:better|safer|safest|simpler|easier|cheaper|natural|nice|good) (?:pick|fit|choice|option|all-rounder|bet|partner|middle ground)',
     'is the (?:reliable|easiest|simplest|best|safest|cheapest) (?:fix|way|option|choice|route)',
     'for example',
     'such as',
@@ -247,7 +281,7 @@ export const SUGGESTION = words(
 
 /** Someone else's choice or words, reported: a Fact, never the person's Decision. */
 export const REPORTED = phrases([
-  "\\b(?:my|our|his|her|their|the|a)\\s+(?:[\\p{L}'-]+\\s+){0,3}?(?:decided|chose|picked|went with|says|said|thinks|thought|wants|told me|suggested|recommends?|recommended|got|adopted|built|had|asks|reset)\\b",
+  "\\b(?:my|our|his|her|their|the|a|(?!(?:it|that|what|here|there|let|he|she|who)'s)[\\p{L}-]+'s)\\s+(?:[\\p{L}'-]+\\s+){0,3}?(?:(?:has|have|had)\\s+)?(?:decided|chose|picked|went with|says|said|thinks|thought|wants|told me|suggested|recommends?|recommended|got|adopted|built|had|asks|reset)\\b",
   '\\b(?:he|she|they)\\s+(?:\\w+\\s+)?(?:decided|chose|picked|went with|says|said|thinks|got|adopted|built)\\b',
 ]);
 
@@ -301,7 +335,7 @@ export const PLEASANTRY = words(
 
 /** Leading discourse markers that carry nothing ("So, ", "Well, ", "Honestly, "). "No" only as "No," (a refusal), never "No car". */
 export const LEADING_FILLER =
-  /^(?:(?:(?:so|well|oh|ah|um|uh|yeah|yes|okay|ok|actually|honestly|basically|anyway|by the way|btw|also|and|but|plus|wow|hey|haha|lol|right|sure|great|totally|absolutely|definitely)\b[,!.]?|no[,!.])\s+)+/iu;
+  /^(?:(?:(?:so|well|oh|ah|um|uh|yeah|yes|okay|ok|actually|honestly|basically|anyway|by the way|btw|also|and|but|plus|wow|hey|hi|hiya|hello|haha|lol|right|sure|great|totally|absolutely|definitely|scratch that|forget that|funnily enough)\b[,!.]?|no[,!.])\s+)+/iu;
 
 /** Intensifiers and softeners dropped when a sentence is over the word limit. */
 export const DROPPABLE_WORDS =

@@ -3,6 +3,7 @@ import { adoptionOf, echoesOffer, pointsBack, suggestion, type Suggestion } from
 import {
   classifyClause,
   hasPastForm,
+  isImperative,
   isNounPhrase,
   isVerbless,
   splitCoordinated,
@@ -93,13 +94,24 @@ export function suggestionsOf(text: string): Suggestion[] {
 const NO_OFFER: Offer = { suggestions: [], statements: [] };
 
 /**
+ * A person's pick and the reason after it, as two units ("No dongle since I have zero free USB
+ * ports." -> "No dongle" / "I have zero free USB ports"): the pick is a clause without a verb and the
+ * reason a clause of its own. A reason after a clause with a verb stays with it.
+ */
+export function splitReason(clause: string): string[] {
+  const m = /^(.+?),?\s+(?:since|because)\s+(?!of\b)(.+)$/iu.exec(clause);
+  if (!m || !isVerbless(m[1]!) || isImperative(m[1]!) || wordCount(m[1]!) < 2 || wordCount(m[2]!) < 3) return [clause];
+  return [m[1]!, m[2]!];
+}
+
+/**
  * The clauses of a sentence. A piece with no content word at all ("so that's it") goes back to
  * its neighbour; any other piece stays a clause even when it is short: a split never loses words.
  */
 function clausesOf(sentence: string, role: Role = 'assistant'): string[] {
   const pieces = splitList(sentence)
     .flatMap((item) => splitClauses(item).flatMap((clause) => splitSplices(clause)))
-    .flatMap((clause) => (role === 'user' ? splitCoordinated(clause) : [clause]));
+    .flatMap((clause) => (role === 'user' ? splitReason(clause).flatMap((part) => splitCoordinated(part)) : [clause]));
   const out: string[] = [];
   // A piece holding a number that would be dropped on its own as noise ("€89 the" read as code, in
   // "€89 the, while ...") joins its neighbour instead (the next one when it comes first): a split
@@ -265,11 +277,14 @@ export function messageSegments(message: ExtractionMessage, context: MessageCont
   // Assistant list items under an intro that ends with ":" ("Here is a starting schedule:") are options.
   let introduced = false;
   let before: string | null = null;
-  for (const { text: raw, listItem } of chatSentences(withoutCodeLines(message.text))) {
+  const sentences = chatSentences(withoutCodeLines(message.text));
+  for (const [at, { text: raw, listItem }] of sentences.entries()) {
     const listed = listItem && introduced;
     if (!listItem) introduced = /:\s*$/u.test(raw);
     const cleaned = cleanSentence(raw);
     if (!cleaned || isCodeLike(cleaned) || pointsAtAttachment(raw, cleaned)) continue;
+    // The assistant's lead-in to a list ("The usual options are:") signposts; the items carry the content.
+    if (message.role === 'assistant' && !listItem && introduced && sentences[at + 1]?.listItem && !isImperative(cleaned)) continue;
     const parts = message.role === 'user' ? assentParts(cleaned) : [{ text: cleaned, assented: false }];
     for (const { text: sentence, assented } of parts) {
       const opensPlan = message.role === 'user' && DECIDED_PREFIX.test(sentence);

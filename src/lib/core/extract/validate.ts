@@ -1,6 +1,6 @@
 import type { Role } from '../records';
 import { hashBasis, normalizeText } from '../text/normalize';
-import { HEDGE } from './cues';
+import { isHedged } from './cues';
 import { compressUnitText, splitClaims, splitToLimit } from './unit-text';
 import {
   ALLOWED_CATEGORIES,
@@ -137,7 +137,7 @@ function formRules(draft: Draft): Draft {
       repairs: [...next.repairs, note('interrogative', 'The text is a question: filed under Open Questions.')],
     };
   }
-  if (next.kind !== 'question' && CONFIDENT.includes(next.category) && HEDGE.test(next.text)) {
+  if (next.kind !== 'question' && CONFIDENT.includes(next.category) && isHedged(next.text)) {
     next = {
       ...next,
       kind: next.kind === 'decision' ? 'claim' : next.kind,

@@ -8,8 +8,10 @@
  * 2: issue 13: labelled-corpus rules, adoption of the assistant's suggestion, long units split.
  * 3: issue 13 round 4: approvals ("X, fine."), verbless picks of what the assistant offered,
  *    reasons set aside, more splices (docs/EXTRACT.md).
+ * 4: issue 13 round 5: other authors' phrasings (objects put first, present-tense tasks, reasons
+ *    and longer splices split off, list lead-ins dropped, numbered list items read as options).
  */
-export const EXTRACTOR_VERSION = 3;
+export const EXTRACTOR_VERSION = 4;
 
 /** The version a stored candidate came from (records written before versions existed are version 1). */
 export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {

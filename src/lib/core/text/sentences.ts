@@ -146,6 +146,8 @@ function proseBoundaries(text: string, start: number, end: number, lowercaseStar
       continue; // "3.14", "example.com/a.b", "e.g.x": no whitespace after, no boundary
     }
     if (ch === '.' && j === i + 1 && endsWithAbbreviation(text, i)) continue;
+    // "1. Grafana Loki": the dot of a numbered list's marker ends no sentence.
+    if (ch === '.' && j === i + 1 && /^ {0,3}\d{1,3}$/u.test(text.slice(text.lastIndexOf('\n', i - 1) + 1, i))) continue;
     let k = j;
     while (k < end && /\s/u.test(text[k]!)) k++;
     // A lowercase continuation after an ellipsis or a dot is rarely a new sentence.
