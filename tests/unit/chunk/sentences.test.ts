@@ -45,6 +45,13 @@ describe('splitSentences', () => {
       { text: 'another fixed tariff,', listItem: true },
       { text: 'a tracker', listItem: true },
     ]);
+    // Lettered items ("A. ...", "b) ...") are list items too; an initial inside a line stays one.
+    expect(chatSentences('Two options:\nA. Boiling water, once a month\nb) An enzyme cleaner')).toEqual([
+      { text: 'Two options:', listItem: false },
+      { text: 'Boiling water, once a month', listItem: true },
+      { text: 'An enzyme cleaner', listItem: true },
+    ]);
+    expect(texts('Ask J. K. Rowling.')).toEqual(['Ask J. K. Rowling.']);
     // A number closing a sentence still ends it.
     expect(texts('We need 2. Then we go.')).toEqual(['We need 2.', 'Then we go.']);
   });

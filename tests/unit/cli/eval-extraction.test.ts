@@ -48,15 +48,15 @@ describe('engram eval extraction', () => {
     for (const s of Object.values(report.byCategory)) expect(s.gold).toBeGreaterThan(0);
     // Regression guards at the figures docs/EXTRACT.md reports (rounded down), not targets.
     expect(report.decisionsCitingAssistant).toBe(0);
-    // Round 5 added 24 conversations by three other authors (tests/fixtures/extraction/README.md):
+    // Rounds 5 and 6 added 42 conversations by six other authors (tests/fixtures/extraction/README.md):
     // the corpus is harder, so these floors are lower than round 4's, while the rules improved on
-    // the round-4 corpus (train 0.852 -> 0.856, held-out 0.759 -> 0.767).
-    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.85);
-    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.82);
-    expect(train.macroF1).toBeGreaterThanOrEqual(0.81);
-    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.72);
-    expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.71);
-    expect(heldout.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.73);
+    // the round-4 corpus (train 0.852 -> 0.857, held-out 0.759 -> 0.775).
+    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.81);
+    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.79);
+    expect(train.macroF1).toBeGreaterThanOrEqual(0.8);
+    expect(heldout.macroF1).toBeGreaterThanOrEqual(0.71);
+    expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.72);
+    expect(heldout.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.68);
   });
 
   it('says which labelled file is malformed, and refuses a folder that does not exist', async () => {

@@ -350,3 +350,104 @@ describe('round 5: phrasings of other authors', () => {
     ]);
   });
 });
+
+/** Round 6: rules from two more authors (phone typing, business register); see the corpus README. */
+describe('round 6: typed on a phone, written for a meeting', () => {
+  const categories = async (role: 'user' | 'assistant', text: string) => (await run(say(role, text))).map((u) => u.category);
+
+  it.each([
+    // Contractions typed without their apostrophe.
+    ['ill call him in the morning', ['Action Items']],
+    ['lets make the cutoff 6pm', ['Decisions']],
+    ['I feel ill today.', ['Facts']],
+    // Reports, tasks with a day, business forms.
+    ['Flights booked, 78 quid each.', ['Facts']],
+    ["I'll go saturday morning.", ['Action Items']],
+    ["I'll brief the notifications team on the overlap.", ['Action Items']],
+    ['We will proceed with Xero, subject to a plan fitting that budget.', ['Provisional/Exploratory']],
+    ['Indexation is off the table.', ['Decisions']],
+    ['The calendar rewrite: not this quarter.', ['Decisions']],
+    // Refusals in a few words, and what is not one.
+    ['def not kindle then', ['Decisions']],
+    ['not lugging 7kg around every day', ['Decisions']],
+    ['Not sure yet.', ['Provisional/Exploratory']],
+    ['No idea.', []],
+    ['Not recently.', ['Facts']],
+    ['Let me know how it goes.', []],
+    ['Keep me posted.', []],
+    ['We like food and views, not museums.', ['Facts']],
+    // Other people's decisions and opinions.
+    ['My mate reckons I should get kindle unlimited instead.', ['Facts']],
+    // Topic switches and agenda items.
+    ['Next thing, joining another library.', ['Topics']],
+    ['Agenda item: accounting software for our agency.', ['Topics']],
+    // Limits in a diet.
+    ['The whole party is nut-free.', ['Constraints']],
+    ['we need gluten free too', ['Constraints']],
+    // A keyword is not code: these are a person's words.
+    ['go with the blue one', ['Decisions']],
+    ['return the old one on monday', ['Action Items']],
+    ['private school fees are due in may', ['Facts']],
+    ['public transport only, no car', ['Decisions']],
+  ] as const)('user: %j -> %j', async (text, expected) => {
+    expect(await categories('user', text)).toEqual(expected);
+  });
+
+  it.each([
+    ['Tighten the brass nut by hand.', ['Ideas']],
+    ["I'd skip bleach.", ['Ideas']],
+    ['Moving the sink is the most expensive change.', ['Facts']],
+    ['Paella is naturally gluten-free.', ['Facts']],
+  ] as const)('assistant: %j -> %j', async (text, expected) => {
+    expect(await categories('assistant', text)).toEqual(expected);
+  });
+
+  it.each([
+    'def foo(x):',
+    'return x;',
+    'let total = 0;',
+    'import os',
+    'go run main.go',
+    'python3 app.py',
+    'public static void main(String[] args) {',
+  ])('%j is code, never a unit', async (text) => {
+    expect(await run(say('user', text))).toEqual([]);
+  });
+
+  it('a splice before a number-led subject or "neither of us" splits', async () => {
+    expect(await categories('user', "I'll go with the ebay one, 13 quid isn't worth the risk.")).toHaveLength(2);
+    expect(await categories('user', 'Skip the port tour, neither of us drinks much.')).toEqual(['Decisions', 'Facts']);
+  });
+
+  it("someone else's approval or advice is a Fact, even when it names what the assistant offered", async () => {
+    const offer = say('assistant', 'You could set a 12-month limit for unsuccessful applicants, or anonymise them.');
+    for (const text of ['The board approved a 12-month limit.', 'Legal counsel advised against anonymising.']) {
+      expect(
+        (await run(offer, say('user', text))).map((u) => u.category),
+        text,
+      ).toEqual(['Ideas', 'Ideas', 'Facts']);
+    }
+  });
+
+  it('"Use that definition." adopts what the assistant proposed', async () => {
+    const units = await run(
+      say('assistant', "Define meaningful contact as 'a two-way interaction initiated or answered by the candidate'."),
+      say('user', 'Use that definition.'),
+    );
+    const decision = units.find((u) => u.category === 'Decisions');
+    expect(decision?.text).toContain('two-way interaction');
+  });
+
+  it("a lettered list's items are options", async () => {
+    const units = await run(
+      say(
+        'assistant',
+        'Two options:\nA. Boiling water with bicarbonate of soda, once a month\nB. An enzyme drain cleaner, about £6 a bottle',
+      ),
+    );
+    expect(shown(units)).toEqual([
+      ['Ideas', 'Boiling water with bicarbonate of soda, once a month.'],
+      ['Ideas', 'An enzyme drain cleaner, about £6 a bottle.'],
+    ]);
+  });
+});

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMentions, LINK_RECIPE } from '../../../src/lib/services/index/entity-links';
 
-const PINNED = { recipe: 'link-1', digest: 'bc5791e8b71c68a7f4296a1dfb6fd5213e54f8de6a6a7fd6ab4491c677082cf0' };
+const PINNED = { recipe: 'link-1', digest: 'd29068ce2a072ea7bc8bfbede9f008ba323502d53ee270b21ef23400b50258a6' };
 
 const corpus = join(import.meta.dirname, '../../fixtures/extraction');
 

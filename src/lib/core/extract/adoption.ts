@@ -38,7 +38,7 @@ const POINTING: ReadonlySet<string> = new Set(
     .map(stem),
 );
 const DEICTIC =
-  /\b(?:let(?:'s| us) do (?:that|this|it|both|those)|(?:i|we)(?:'ll| will) do (?:that|this|it|both)|do (?:that|this|it)\b|doing (?:that|this|it)\b|go with (?:that|this|it)\b|(?:that|this) one\b|the (?:first|second|third|last|1st|2nd|3rd) (?:one|option)\b|option (?:\d|[a-c])\b|\b[a-z]+ing (?:it|that|this|those|them)\b|^(?:\S+\s+){1,3}it is\.?$|(?:sounds good|yes|ok|okay|agreed|deal),? (?:let(?:'s| us)|we(?:'ll| will)|i(?:'ll| will))\b)/iu;
+  /\b(?:let(?:'s| us) do (?:that|this|it|both|those)|(?:i|we)(?:'ll| will) do (?:that|this|it|both)|do (?:that|this|it)\b|doing (?:that|this|it)\b|go with (?:that|this|it)\b|\b(?:use|keep|take|adopt) (?:that|this|those|these)\b|(?:that|this) one\b|the (?:first|second|third|last|1st|2nd|3rd) (?:one|option)\b|option (?:\d|[a-c])\b|\b[a-z]+ing (?:it|that|this|those|them)\b|^(?:\S+\s+){1,3}it is\.?$|(?:sounds good|yes|ok|okay|agreed|deal),? (?:let(?:'s| us)|we(?:'ll| will)|i(?:'ll| will))\b)/iu;
 const ORDINAL: Record<string, number> = {
   first: 0,
   '1st': 0,

@@ -4,6 +4,7 @@ import {
   CHOICE_VERBS,
   CONSTRAINT,
   DECISION,
+  DIET,
   FUTURE_TASK_VERBS,
   FUTURE_VERB,
   HEDGE,
@@ -41,11 +42,11 @@ export interface Classified {
 }
 
 const TOPIC_REQUEST =
-  /^(?:(?:hi|hiya|hey|hello)[,!.]?\s+)?(?:(?:can|could|would) (?:you|u) (?:please )?help me(?: (?:with|to|on|plan|choose|build|make|fix|think through|figure out|decide on|decide))?|(?:please )?help me(?: (?:with|to|on|think through|figure out))?|(?:(?:i|we)\s*)?(?:need|want|would like|'d like) (?:some )?(?:help|advice)(?: (?:with|on|about|to)|(?=\s+\p{L}+ing\b))|(?:i|we)(?: want|'d like| would like) to (?:talk|chat) about|let(?:'s| us) talk about|(?:next|new|another|quick|a) (?:question|topic)(?: about)?[:,]?)\s+/iu;
+  /^(?:(?:hi|hiya|hey|hello)[,!.]?\s+)?(?:(?:can|could|would) (?:you|u) (?:please )?help me(?: (?:with|to|on|plan|choose|build|make|fix|think through|figure out|decide on|decide))?|(?:please )?help me(?: (?:with|to|on|think through|figure out))?|(?:(?:i|we)\s*)?(?:need|want|would like|'d like) (?:some )?(?:help|advice)(?: (?:with|on|about|to)|(?=\s+\p{L}+ing\b))|(?:i|we)(?: want|'d like| would like) to (?:talk|chat) about|let(?:'s| us) talk about|(?:next|new|another|quick|a|different|one more|other) (?:question|topic|thing)(?: about)?[:,]?|(?:agenda item|topic(?: for today)?|(?:first|next|final|last) (?:point|item))\s*:)\s+/iu;
 const OPENER =
-  /\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:want|wanna|need|trying|planning) to\s+|^(?!(?:being|going|nothing|something|anything|everything|morning|evening|thing|king|spring|ceiling|building|wedding|during)\b)\p{L}{3,}ing (?:a|an|the|my|our|some)\s|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|\b(?:i|we)(?: want| need| would like|'d like)\s+(?:a|an|some|the|help)\s+/iu;
+  /\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:want|wanna|need|trying|planning) to\s+|^let(?:'s| us) (?:work on|look at|go through|talk through|figure out)\s+|^(?!(?:being|going|nothing|something|anything|everything|morning|evening|thing|king|spring|ceiling|building|wedding|during)\b)\p{L}{3,}ing (?:a|an|the|my|our|some)\s|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|\b(?:i|we)(?: want| need| would like|'d like)\s+(?:a|an|some|the|help)\s+/iu;
 const OPENER_HEAD =
-  /^.*?\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:want|wanna|need|trying|planning) to\s+|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|^.*?\b(?:i|we)(?: want| need| would like|'d like)\s+(?=(?:a|an|some|the)\s)/iu;
+  /^.*?\b(?:i|we)(?: want| need| would like|'d like| am trying|'m trying| am planning|'m planning| plan) to\s+|^(?:want|wanna|need|trying|planning) to\s+|^let(?:'s| us) (?:work on|look at|go through|talk through|figure out)\s+|^(?:(?:i'm|we're|i am|we are)\s+)?planning\s+|^.*?\b(?:i|we)(?: want| need| would like|'d like)\s+(?=(?:a|an|some|the)\s)/iu;
 const NOT_A_QUESTION =
   /^(?:any (?:advice|ideas|tips|thoughts|suggestions|recommendations)|thoughts|ideas|right|ok|okay|no|yes|really|like this|what do you think|does that make sense)\??$/iu;
 
@@ -119,8 +120,13 @@ export function isVerbless(clause: string): boolean {
 }
 const NEGATED_CHOICE =
   /\b(?:i|we)(?:'re| are|'m| am) not \w+ing\b|\b(?:i|we) (?:won't|will not|shall not|don't|do not|never)\s+(?!know|think|have|like|want|need|mind|care|see|sure|understand|remember|expect|get|feel|believe|agree|own|live|mean)[a-z]+/iu;
-const NO_THING = /^(?:so )?no [\p{L}][\p{L}\p{N} -]*$/iu;
+const NO_THING = /^(?:so )?no (?!(?:idea|clue|rush|way|problem|worries|need|chance|luck)\b)[\p{L}][\p{L}\p{N} -]*$/iu;
 const X_NOT_Y = /,\s*not (?:a |an |the )?[\p{L}\p{N}]/iu;
+/** "We like food and views, not museums": a taste, not a choice. */
+const TASTE = /\b(?:i|we)\s+(?:\w+\s+)?(?:like|love|enjoy|hate|adore)\b/iu;
+/** A refusal in a few words ("def not kindle", "not lugging 7kg around every day"). */
+const REFUSAL =
+  /^(?:(?:nah|nope|def|defo|definitely|deffo|so),?\s+)?not (?!(?:sure|bad|really|quite|much|yet|now|that|too|very|at all|great|ideal|fun|cheap|easy|a fan)\b)(?:\p{L}+ing\b|(?!\p{L}+ly\b)(?:a |an |the )?[\p{L}\p{N}-]+(?: [\p{L}\p{N}-]+)?[.!]?$)/iu;
 const CONDITIONAL = /^if\b|\bif (?:i|we|they|it|he|she|you)\b.*\b(?:would|'d|might|could|maybe)\b/iu;
 const USER_SOFT = /\b(?:would|we'd|i'd|could|sounds?)\b/iu;
 const ASSISTANT_SOFT = /\b(?:would|could|can cause)\b|\bcan be (?!\w+ed\b)|\bmay\b(?! \d)/u;
@@ -184,8 +190,9 @@ function futureTask(clause: string, future: RegExpExecArray): string | null {
   return null;
 }
 
-/** A report that something is finished ("Switch done, ..."): what happened, not a choice. */
-const DONE = /^[\p{L}-]+ (?:is |all )?done\b/iu;
+/** A report that something is finished ("Switch done, ...", "Flights booked, ..."): what happened, not a choice. */
+const DONE =
+  /^[\p{L}-]+(?: [\p{L}-]+)? (?:is |are |all )?(?:done|booked|sorted|ordered|paid|sent|fixed|cancell?ed|delivered|installed)\b/iu;
 
 /**
  * A choice with its object put first, the way many people write ("The parcel story we take.",
@@ -215,7 +222,8 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
   if (ctx.decidedSentence || DECISION.test(clause)) return { category: 'Decisions', cue: 'decision' };
   if (NEGATED_CHOICE.test(clause)) return { category: 'Decisions', cue: 'negated-choice' };
   if (NO_THING.test(clause.replace(/[.!]+$/u, '')) && clause.split(/\s+/u).length <= 5) return { category: 'Decisions', cue: 'no-thing' };
-  if (X_NOT_Y.test(clause)) return { category: 'Decisions', cue: 'x-not-y' };
+  if (X_NOT_Y.test(clause) && !TASTE.test(clause)) return { category: 'Decisions', cue: 'x-not-y' };
+  if (REFUSAL.test(clause)) return { category: 'Decisions', cue: 'refusal' };
   if ((timed || /^first\b/iu.test(clause)) && PRESENT_TASK.test(clause) && !HABIT.test(clause))
     return { category: 'Action Items', cue: 'present-task' };
   if (FRONTED_CHOICE.test(clause)) return { category: 'Decisions', cue: 'fronted-choice' };
@@ -275,7 +283,7 @@ function userClause(clause: string, ctx: ClauseContext): Classified {
   if (/^never\b/iu.test(clause)) return { category: 'Constraints', cue: 'never' };
   const chosen = userDecisionOrAction(clause, ctx);
   if (chosen) return chosen;
-  if (CONSTRAINT.test(clause)) return { category: 'Constraints', cue: 'constraint' };
+  if (CONSTRAINT.test(clause) || DIET.test(clause)) return { category: 'Constraints', cue: 'constraint' };
   if (USER_SOFT.test(clause)) return { category: 'Provisional/Exploratory', cue: 'soft' };
   return { category: 'Facts', cue: 'fact' };
 }
@@ -284,11 +292,19 @@ function userClause(clause: string, ctx: ClauseContext): Classified {
 const MEASURED_LIMIT =
   /\b(?:at least|at most|no more than|no less than|max(?:imum)?|min(?:imum)?) (?:[€$£]\s?)?\d[\d.,]*\s?(?:%|cm|mm|m|m2|m3|km|kg|g|l|ml|°c?|degrees|bar|gb|mb|tb|kwh|w|v|€|\$|£|k)(?![\p{L}\p{N}])|\bwithin \d|\bonly (?:when|if|after|before|in|on|with)\b/iu;
 
+/**
+ * Advice opening with a verb the verb lists do not hold ("Tighten the brass nut ...", "Unscrew it
+ * by hand ..."): a first word, then an object ("it", "the", "your" ...). Words that open a noun
+ * phrase or modify one ("Most the", "Usually the") are not verbs.
+ */
+const UNLISTED_IMPERATIVE =
+  /^(?!(?:the|a|an|this|that|these|those|it|its|your|my|our|their|his|her|there|here|some|any|each|every|most|many|all|both|no|one|two|three|only|even|also|just|still|like|unlike|including|not|and|or|but|so|then|now|yes|ok|for|from|with|without|within|in|on|at|by|to|of|into|onto|about|after|before|during|over|under|between|through|per|via|as|than|while|until|since|because|if|when|once|whether|get)\b)(?![a-z]+(?:ly|ing|ed|s)\b)[a-z]{3,} (?:it|the|a|an|your|them|these|those)\b/iu;
+
 function assistantClause(clause: string, ctx: ClauseContext): Classified {
   const body = clause.replace(LEADING_FRAME, '');
   if (/^(?:don't|do not|never|only)\b/iu.test(body)) return { category: 'Constraints', cue: 'prohibition' };
   // Advice in the imperative is an Idea unless it sets a measured limit ("Make the door at least 90 cm wide.").
-  if (isImperative(clause)) {
+  if (isImperative(clause) || UNLISTED_IMPERATIVE.test(body)) {
     return MEASURED_LIMIT.test(body) ? { category: 'Constraints', cue: 'measured-limit' } : { category: 'Ideas', cue: 'imperative' };
   }
   if (STRONG_CONSTRAINT.test(body) || MEASURED_LIMIT.test(body)) return { category: 'Constraints', cue: 'strong-constraint' };

@@ -22,6 +22,7 @@ export const HEDGE = words(
     'i wonder',
     "(?:i|we)(?:'m| am| was| were) wondering",
     'tempted',
+    'subject to',
     '(?:is|looks|sounds) tempting',
     '(?:feels|felt) like',
     'i was thinking',
@@ -84,6 +85,8 @@ export const DECISION = words(
     'starting (?:tonight|today|tomorrow|now|next (?:week|month))',
     "it's settled",
     '(?:is|are) out',
+    'off the table',
+    'not this (?:quarter|year|month|week|sprint|round|time)',
     '(?:stays|remains)',
     'instead',
     'over (?:the )?[a-z]+,? agreed',
@@ -118,7 +121,7 @@ export const TASK_VERBS: ReadonlySet<string> = new Set(
 );
 
 /** Verbs that are a task only after "I'll" / "we'll" ("I'll grab a slot"); opening a clause they are often nouns ("Grab rails ..."). */
-export const FUTURE_TASK_VERBS: ReadonlySet<string> = new Set('grab pop'.split(' '));
+export const FUTURE_TASK_VERBS: ReadonlySet<string> = new Set('grab pop brief'.split(' '));
 
 /** A time by which or at which something happens: turns "I'll buy X" from a choice into a task. */
 export const TASK_TIME = words(
@@ -139,6 +142,8 @@ export const TASK_TIME = words(
     '(?:on|by|before) (?:the )?\\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\\w*',
     'on payday',
     'next weekend',
+    '(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:morning|afternoon|evening|night)',
+    'when (?:i|we) get paid',
     'tmrw',
     'tmr',
   ].join('|'),
@@ -200,10 +205,9 @@ export const CONSTRAINT = words(
     'should (?:be|stay|not|never)',
     '(?:under|below) \\d',
     'excluded',
-    'nut-free',
-    'gluten-free',
-    'dairy-free',
-    'vegan',
+    // A diet as a requirement ("we need gluten free", "it has to be vegan"), not a food described ("paella is naturally gluten-free").
+    '(?:need|needs|must be|has to be|have to be|only) (?:\\w+ )?(?:nut|gluten|dairy)[- ]free',
+    '(?:need|needs|must be|has to be|have to be|only) vegan',
     '^only',
     "^(?:don't|do not|never)",
     '(?:i|we) never',
@@ -234,6 +238,9 @@ export const USER_CONSTRAINT = words(
   ].join('|'),
 );
 
+/** A diet the person keeps to ("The whole party is nut-free."): a limit in their own words, not in the assistant's food facts. */
+export const DIET = words(['(?:nut|gluten|dairy)[- ]free', 'vegan'].join('|'));
+
 /** Limits stated firmly enough to beat an imperative's reading as advice ("Never run drip and sprinklers together."). */
 export const STRONG_CONSTRAINT = phrases([
   "\\b(?:must(?!-)|mustn't|can only|only if|no more than|no less than|no later than|requires?|required|permission|not allowed)\\b",
@@ -254,6 +261,7 @@ export const SUGGESTION = words(
     'you can (?!(?:also|not|never|always|still|only|usually|expect|see|tell|leave|cancel|get|find|buy|use)\\b)[a-z]+',
     'consider',
     "(?:i'd|i would|i) (?:recommend|suggest|go with|pick|choose|start with)",
+    "^(?:i'd|i would) (?!(?:be|love|like|say|need|have|expect|guess|imagine|think)\\b)[a-z]+",
     'try',
     'one option',
     'another option',
@@ -281,8 +289,9 @@ export const SUGGESTION = words(
 
 /** Someone else's choice or words, reported: a Fact, never the person's Decision. */
 export const REPORTED = phrases([
-  "\\b(?:my|our|his|her|their|the|a|(?!(?:it|that|what|here|there|let|he|she|who)'s)[\\p{L}-]+'s)\\s+(?:[\\p{L}'-]+\\s+){0,3}?(?:(?:has|have|had)\\s+)?(?:decided|chose|picked|went with|says|said|thinks|thought|wants|told me|suggested|recommends?|recommended|got|adopted|built|had|asks|reset)\\b",
-  '\\b(?:he|she|they)\\s+(?:\\w+\\s+)?(?:decided|chose|picked|went with|says|said|thinks|got|adopted|built)\\b',
+  "\\b(?:my|our|his|her|their|the|a|(?!(?:it|that|what|here|there|let|he|she|who)'s)[\\p{L}-]+'s)\\s+(?:[\\p{L}'-]+\\s+){0,3}?(?:(?:has|have|had)\\s+)?(?:decided|chose|picked|went with|says|said|thinks|thought|reckons|wants|told me|suggested|recommends?|recommended|got|adopted|built|had|asks|reset|approved|agreed|advised|rejected|vetoed|signed off)\\b",
+  '\\b(?:he|she|they)\\s+(?:\\w+\\s+)?(?:decided|chose|picked|went with|says|said|thinks|reckons|got|adopted|built|approved|agreed|advised)\\b',
+  "^(?!(?:i|we|you)\\b)(?:[\\p{L}'-]+\\s+){1,2}(?:approved|advised|vetoed|rejected|signed off|reckons|insists)\\b",
 ]);
 
 /** Formulaic talk with no unit of meaning in it. */

@@ -33,15 +33,20 @@ export function cleanSentence(sentence: string): string {
 }
 
 const COMMAND =
-  /^(?:\$\s|>>>\s|(?:npm|npx|pnpm|yarn|pip|pip3|git|cd|sudo|apt|apt-get|brew|docker|kubectl|curl|wget|cargo|go|python3?|node)\s)/u;
-const CODE_START =
-  /^(?:select|create|insert|update|delete|drop|alter)\s.+(?:from|table|index|into|set|where)\b|^(?:import|export|const|let|var|function|def|fn|class|return|#include|public|private)\s/iu;
+  /^(?:\$\s|>>>\s|(?:npm|npx|pnpm|yarn|pip|pip3|git|cd|sudo|apt|apt-get|brew|docker|kubectl|curl|wget|cargo)\s|go (?:run|build|test|get|mod|install|fmt|vet)\b|python3? (?:-\w|\S+\.py\b)|node (?:-\w|\S+\.[cm]?[jt]s\b))/u;
+const CODE_START = /^(?:select|create|insert|update|delete|drop|alter)\s.+(?:from|table|index|into|set|where)\b/iu;
+/** A statement that opens like code in its language's own lowercase ("const x =", "def f(", "import x from"). */
+const KEYWORD_START =
+  /^(?:import\s+(?:type\s+)?(?:[\w$]+|\{[^}]*\}|\*\s+as\s+\w+)(?:\s*,\s*\{[^}]*\})?\s+from\s|import\s+['"\w.]+;?$|export\s+(?:default|const|function|class|type|interface|async|let|\{)|(?:const|let|var)\s+[\w$]+\s*[=:;]|function\*?\s+[\w$]*\s*\(|def\s+\w+\s*\(|fn\s+\w+\s*[(<]|class\s+\w+\s*[({:]|return\s.*;\s*$|#include\s*[<"]|(?:public|private)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*[({;=])/u;
 
-/** A line that is code, a shell command or raw data rather than prose. */
+/**
+ * A line that is code, a shell command or raw data rather than prose. A keyword alone is not code:
+ * "go with the blue one", "let me know", "Return the old one", "def not kindle" are a person's words.
+ */
 export function isCodeLike(sentence: string): boolean {
   const s = sentence.trim();
   if (/^`[^`]+`[.!?]?$/u.test(s)) return true;
-  if (COMMAND.test(s) || CODE_START.test(s)) return true;
+  if (COMMAND.test(s) || CODE_START.test(s) || KEYWORD_START.test(s)) return true;
   // CSV rows and identifiers lists: commas without spaces.
   if (/^[^\s,]+(?:,[^\s,]*){2,}$/u.test(s)) return true;
   const symbols = (s.match(/[{}()[\];=<>|&$\\]/gu) ?? []).length;
@@ -51,7 +56,7 @@ export function isCodeLike(sentence: string): boolean {
 
 /** A line of code outside a fence: a definition, a control line, an assignment, a statement keyword. */
 const CODE_LINE =
-  /^\s*(?:(?:async\s+)?def\s+\w+|class\s+\w+.*:\s*$|(?:for|while|if|elif|with|try|except|else|finally)\b.*:\s*$|(?:return|yield|raise|pass|break|continue|import\s|from\s+\S+\s+import)\b|@\w+|(?:const|let|var|function|export|public|private|fn|func)\s|[}\])]+[;,]?\s*$|[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*[+\-*/]?=\s*[^=\s])/u;
+  /^\s*(?:(?:async\s+)?def\s+\w+\s*\(|class\s+\w+.*:\s*$|for\s+[\w, ]+\s+in\s+.+:\s*$|(?:if|elif|while)\s+.*(?:==|!=|<=|>=|[<>(]|\bis\b|\bnot\b|\bin\b).*:\s*$|with\s+.*\bas\s+\w+\s*:\s*$|(?:try|else|finally)\s*:\s*$|except\b[^:]*:\s*$|(?:pass|break|continue)\s*;?\s*$|(?:return|yield|raise)(?:\s*;?\s*$|\s+[\w.]+\s*[([;]|\s+(?:None|True|False|null|undefined|this|self|\d+)\s*;?\s*$)|(?:import\s|from\s+\S+\s+import)\b|@\w+|(?:const|let|var)\s+[\w$]+\s*[=:;]|function\*?\s+[\w$]*\s*\(|export\s+(?:default|const|function|class|type|interface|async|let|\{)|(?:public|private|protected)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*[({;=]|(?:fn|func)\s+\w+\s*[(<]|[}\])]+[;,]?\s*$|[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*[+\-*/]?=\s*[^=\s])/u;
 
 /**
  * The message without code that was pasted outside a fence: code-like lines, and the indented
@@ -78,11 +83,14 @@ export function withoutCodeLines(text: string): string {
 
 /** Acknowledgements and praise with nothing else in them, or as a prefix ("Good call: ..."). */
 const ACK =
-  /^(?:(?:ok(?:ay)?|k|sure|yes|yeah|yep|yup|no|nope|right|fine|perfect|great|good|nice|cool|done|agreed|exactly|true|fair|indeed|absolutely|definitely|excellent|awesome|brilliant|thanks?|thank you|cheers|lol|haha|hmm|wow|please|yes please|no thanks|no thank you|no way|of course|got it|i see|makes sense|that makes sense|fair enough|love it|(?:i'll |will )?keep (?:that|it|this) in mind|sounds (?:good|great|right|fine|perfect|reasonable)|(?:that|this) (?:works|helps)(?: well)?|(?:that's|that is|this is|it's|sounds like|what a)?\s*(?:a |an )?(?:very |really )?(?:good|great|solid|nice|sound|reasonable|smart|fair|wise|excellent|perfect|lovely|clever) (?:plan|choice|idea|call|start|structure|balance|order|mix|range|catch|point|question|approach|decision|pick|one|option|foundation|pairing|setup|test|tip|shout|suggestion|thought)s?(?: overall)?|(?:don't|do not) worry|happy (?:anniversary|birthday|holidays)(?: to you(?: both| all)?)?|let's see|(?:a )?(?:short|shorter|brief|quick)(?: answer)?(?: please)?)(?:\s*[,.:;!-]+\s*|\s*$))+/iu;
+  /^(?:(?:ok(?:ay)?|k|sure|yes|yeah|yep|yup|no|nope|right|fine|perfect|great|good|nice|cool|done|agreed|exactly|true|fair|indeed|absolutely|definitely|excellent|awesome|brilliant|thanks?|thank you|cheers|lol|haha|hmm|wow|please|yes please|no thanks|no thank you|no way|no idea|no clue|of course|got it|i see|makes sense|that makes sense|fair enough|love it|(?:i'll |will )?keep (?:that|it|this) in mind|sounds (?:good|great|right|fine|perfect|reasonable)|(?:that|this) (?:works|helps)(?: well)?|(?:that's|that is|this is|it's|sounds like|what a)?\s*(?:a |an )?(?:very |really )?(?:good|great|solid|nice|sound|reasonable|smart|fair|wise|excellent|perfect|lovely|clever) (?:plan|choice|idea|call|start|structure|balance|order|mix|range|catch|point|question|approach|decision|pick|one|option|foundation|pairing|setup|test|tip|shout|suggestion|thought)s?(?: overall)?|(?:don't|do not) worry|happy (?:anniversary|birthday|holidays)(?: to you(?: both| all)?)?|let's see|(?:a )?(?:short|shorter|brief|quick)(?: answer)?(?: please)?)(?:\s*[,.:;!-]+\s*|\s*$))+/iu;
 
 /** The assistant talking about the conversation rather than its subject. */
 const ASSISTANT_SMALL_TALK =
   /^(?:would you like|do you want|want me to|shall i|should i|can i help|i can (?:help|draft|write|make|prepare|put together)|let me know|feel free|i hope (?:this|that) helps|hope (?:this|that) helps|happy to help|here(?:'s| is| are)\b|below (?:is|are)\b|the following\b|sure\b|certainly\b|great question|good question|have (?:a|an) (?:great|wonderful|nice|good|lovely|fantastic|fun|safe)\b|good luck|enjoy\b|congratulations|you're welcome|you are welcome|no problem|glad (?:to|i|it)|a few (?:options|ideas|things|tips)\b|it would help (?:to see|if you)|(?:could|can) you (?:share|paste|send)|please (?:share|paste|send)|(?:some|a couple of|three|two|four) (?:options|ideas|tips)\b|i'd be (?:happy|glad) to\b|happy to\b|i'll (?:analy[sz]e|review|look|check|walk you|explain|go through|break (?:it|this) down|cover)\b|(?:go ahead and )?(?:share|paste|send) (?:the|your|it)\b|let me (?:show|explain|know|walk|break)\b|(?:key|main) (?:improvements|points|changes|takeaways|design points)\b|one more thing\b)/iu;
+
+/** Asking to hear back, from either speaker. */
+const CHECK_IN = /^(?:let (?:me|us) know|keep (?:me|us) (?:posted|updated|in the loop))\b/iu;
 
 const TRAILING_ACK =
   /,\s*(?:no thanks|thanks|thank you|lol|haha|please|obviously|of course|done|fine|agreed|right|ok|okay|definitely|absolutely|for sure)[.!]*$/iu;
@@ -116,6 +124,8 @@ export function noiseReason(sentence: string, role: Role): NoiseReason | null {
   if (pointsAtAttachment(sentence, cleaned)) return 'attachment';
   const question = /\?\s*$/u.test(cleaned);
   if (role === 'assistant' && (question || ASSISTANT_SMALL_TALK.test(cleaned))) return 'small-talk';
+  // Either speaker asking to hear back ("Let me know how it goes.") talks about the conversation.
+  if (CHECK_IN.test(cleaned)) return 'small-talk';
   const rest = stripAcknowledgement(cleaned);
   if (!rest) return 'acknowledgement';
   const kept = pleasantryFree(rest).trim();

@@ -18,7 +18,7 @@ import { splitClauses, splitList, splitSplices, splitToLimit } from './unit-text
 import type { Role } from '../records';
 import { MAX_UNIT_WORDS, wordCount, type Category, type ExtractionMessage } from './units';
 import type { ExtractionWindow } from './windows';
-import { contentWords } from './words';
+import { contentWords, restoreApostrophes } from './words';
 
 /**
  * The segments of the rule-based extractor, with the rules' category for each. Per message:
@@ -281,7 +281,8 @@ export function messageSegments(message: ExtractionMessage, context: MessageCont
   for (const [at, { text: raw, listItem }] of sentences.entries()) {
     const listed = listItem && introduced;
     if (!listItem) introduced = /:\s*$/u.test(raw);
-    const cleaned = cleanSentence(raw);
+    // A person's "ill call him" reads as "I'll call him" (words.ts `restoreApostrophes`).
+    const cleaned = cleanSentence(message.role === 'user' ? restoreApostrophes(raw) : raw);
     if (!cleaned || isCodeLike(cleaned) || pointsAtAttachment(raw, cleaned)) continue;
     // The assistant's lead-in to a list ("The usual options are:") signposts; the items carry the content.
     if (message.role === 'assistant' && !listItem && introduced && sentences[at + 1]?.listItem && !isImperative(cleaned)) continue;

@@ -10,8 +10,11 @@
  *    reasons set aside, more splices (docs/EXTRACT.md).
  * 4: issue 13 round 5: other authors' phrasings (objects put first, present-tense tasks, reasons
  *    and longer splices split off, list lead-ins dropped, numbered list items read as options).
+ * 5: issue 13 round 6: contractions typed without apostrophes, refusals in a few words, keywords
+ *    no longer taken for code ("go with ...", "let me ..."), lettered list items, unlisted
+ *    imperatives in the assistant's advice.
  */
-export const EXTRACTOR_VERSION = 4;
+export const EXTRACTOR_VERSION = 5;
 
 /** The version a stored candidate came from (records written before versions existed are version 1). */
 export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {

@@ -19,6 +19,47 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(/\s+/u),
 );
 
+const BARE_CONTRACTIONS: Readonly<Record<string, string>> = {
+  dont: "don't",
+  doesnt: "doesn't",
+  didnt: "didn't",
+  isnt: "isn't",
+  arent: "aren't",
+  wasnt: "wasn't",
+  cant: "can't",
+  couldnt: "couldn't",
+  shouldnt: "shouldn't",
+  wouldnt: "wouldn't",
+  im: "I'm",
+  ive: "I've",
+  theres: "there's",
+  thats: "that's",
+  whats: "what's",
+  youre: "you're",
+  theyre: "they're",
+};
+
+/**
+ * Contractions typed without their apostrophe, as on a phone ("ill call him", "lets go", "dont"),
+ * written out again so the rules read them. "ill" and "lets" only where a clause starts and a word
+ * follows ("ill call him", not "I feel ill"; "lets rotate", not "it lets you").
+ */
+export function restoreApostrophes(text: string): string {
+  return text
+    .replace(/\b(dont|doesnt|didnt|isnt|arent|wasnt|cant|couldnt|shouldnt|wouldnt|im|ive|theres|thats|whats|youre|theyre)\b/giu, (word) => {
+      const full = BARE_CONTRACTIONS[word.toLowerCase()]!;
+      return word[0] === word[0]!.toUpperCase() ? full[0]!.toUpperCase() + full.slice(1) : full;
+    })
+    .replace(
+      /(^|[,;:]\s*|\b(?:and|so|but)\s+)(its)(?=\s+(?:a|an|the|not|just|only|so|too|very|really|been|going|fine|ok|okay|all)\b)/giu,
+      (_, before: string, word: string) => `${before}${word[0]}t's`,
+    )
+    .replace(/(^|[,;:]\s*|\b(?:and|so|then|but|ok|okay|yes|yeah|yep)\s+)(ill|lets)(?=\s+\p{L})/giu, (_, before: string, word: string) => {
+      const full = word.toLowerCase() === 'ill' ? "I'll" : "let's";
+      return before + (word[0] === word[0]!.toUpperCase() ? full[0]!.toUpperCase() + full.slice(1) : full);
+    });
+}
+
 /** Words that flip a statement's polarity (kept apart: they are stop words for overlap, signals for contradiction). */
 export const NEGATORS: ReadonlySet<string> = new Set([
   'not',

@@ -86,7 +86,7 @@ const ABBREVIATIONS = new Set([
 const NUMBERED = new Set(['fig', 'no', 'vol', 'ch', 'sec']);
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/u;
-const BLOCK_LINE = /^ {0,3}(#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>\s?|\|)/u;
+const BLOCK_LINE = /^ {0,3}(#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|[A-Ha-h][.)]\s|>\s?|\|)/u;
 const HEADING_LINE = /^ {0,3}#{1,6}\s/u;
 
 /** Splits text into its code blocks and prose blocks (line-aligned spans). */
@@ -217,7 +217,7 @@ export function splitSentences(text: string, options: SentenceOptions = {}): Sen
   return out;
 }
 
-const LIST_MARKER = /^\s*(?:[-*+•]|\d+[.)]|#{1,6}|>)\s+/u;
+const LIST_MARKER = /^\s*(?:[-*+•]|\d+[.)]|[A-Ha-h][.)]|#{1,6}|>)\s+/u;
 const EMPHASIS = /(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/gu;
 const INLINE_CODE = /`([^`]+)`/gu;
 const MD_LINK = /\[([^\]]+)\]\([^)]+\)/gu;
@@ -237,7 +237,7 @@ export interface ChatSentence {
 export function chatSentences(text: string): ChatSentence[] {
   return splitSentences(text, CHAT_SENTENCES)
     .filter((s) => s.kind === 'sentence')
-    .map((s) => ({ text: stripMarkdown(s.text).replace(/\s+/gu, ' '), listItem: /^\s*(?:[-*+•]|\d+[.)])\s+/u.test(s.text) }))
+    .map((s) => ({ text: stripMarkdown(s.text).replace(/\s+/gu, ' '), listItem: /^\s*(?:[-*+•]|\d+[.)]|[A-Ha-h][.)])\s+/u.test(s.text) }))
     .filter((s) => s.text.length > 0);
 }
 
