@@ -414,6 +414,14 @@ describe('round 6: typed on a phone, written for a meeting', () => {
     expect(await run(say('user', text))).toEqual([]);
   });
 
+  it.each(['import the contacts first, then the notes', '@sam booked the van for saturday', 'continue with the plan', 'class starts at 9'])(
+    "%j is a person's words, not code: it stays a unit",
+    async (text) => {
+      const units = await run(say('user', text));
+      expect(units.map((u) => u.text.toLowerCase()).join(' ')).toContain(text.split(' ').at(-1));
+    },
+  );
+
   it('a splice before a number-led subject or "neither of us" splits', async () => {
     expect(await categories('user', "I'll go with the ebay one, 13 quid isn't worth the risk.")).toHaveLength(2);
     expect(await categories('user', 'Skip the port tour, neither of us drinks much.')).toEqual(['Decisions', 'Facts']);
