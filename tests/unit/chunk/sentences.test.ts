@@ -41,17 +41,23 @@ describe('splitSentences', () => {
       'It is cheap.',
     ]);
     expect(chatSentences('The usual options are:\n1. another fixed tariff,\n2. a tracker')).toEqual([
-      { text: 'The usual options are:', listItem: false },
-      { text: 'another fixed tariff,', listItem: true },
-      { text: 'a tracker', listItem: true },
+      { text: 'The usual options are:', listItem: false, quoted: false },
+      { text: 'another fixed tariff,', listItem: true, quoted: false },
+      { text: 'a tracker', listItem: true, quoted: false },
     ]);
     // Lettered items ("A. ...", "b) ...") are list items too; an initial inside a line stays one.
     expect(chatSentences('Two options:\nA. Boiling water, once a month\nb) An enzyme cleaner')).toEqual([
-      { text: 'Two options:', listItem: false },
-      { text: 'Boiling water, once a month', listItem: true },
-      { text: 'An enzyme cleaner', listItem: true },
+      { text: 'Two options:', listItem: false, quoted: false },
+      { text: 'Boiling water, once a month', listItem: true, quoted: false },
+      { text: 'An enzyme cleaner', listItem: true, quoted: false },
     ]);
     expect(texts('Ask J. K. Rowling.')).toEqual(['Ask J. K. Rowling.']);
+    // Every sentence of a quote line is quoted, not only the first; the line after it is not.
+    expect(chatSentences("> I'd lean to the coast. Hastings is easy.\n\nagreed, hastings it is.").map((x) => x.quoted)).toEqual([
+      true,
+      true,
+      false,
+    ]);
     // A number closing a sentence still ends it.
     expect(texts('We need 2. Then we go.')).toEqual(['We need 2.', 'Then we go.']);
   });

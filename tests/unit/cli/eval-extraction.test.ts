@@ -48,12 +48,12 @@ describe('engram eval extraction', () => {
     for (const s of Object.values(report.byCategory)) expect(s.gold).toBeGreaterThan(0);
     // Regression guards at the figures docs/EXTRACT.md reports (rounded down), not targets.
     expect(report.decisionsCitingAssistant).toBe(0);
-    // Rounds 5 and 6 added 42 conversations by six other authors (tests/fixtures/extraction/README.md):
+    // Rounds 5 to 7 added 60 conversations by ten more authors (tests/fixtures/extraction/README.md):
     // the corpus is harder, so these floors are lower than round 4's, while the rules improved on
-    // the round-4 corpus (train 0.852 -> 0.857, held-out 0.759 -> 0.775).
-    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.81);
-    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.79);
-    expect(train.macroF1).toBeGreaterThanOrEqual(0.8);
+    // the round-4 corpus (train 0.852 -> 0.857, held-out 0.759 -> 0.776).
+    expect(train.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.77);
+    expect(train.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.76);
+    expect(train.macroF1).toBeGreaterThanOrEqual(0.77);
     expect(heldout.macroF1).toBeGreaterThanOrEqual(0.71);
     expect(heldout.byCategory.Decisions!.recall).toBeGreaterThanOrEqual(0.72);
     expect(heldout.byCategory.Decisions!.precision).toBeGreaterThanOrEqual(0.68);

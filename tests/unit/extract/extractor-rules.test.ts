@@ -459,3 +459,35 @@ describe('round 6: typed on a phone, written for a meeting', () => {
     ]);
   });
 });
+
+/** Round 7: a person who writes structured markdown (headings, point-by-point lists, quotes); see the corpus README. */
+describe('round 7: structured replies', () => {
+  const categories = async (role: 'user' | 'assistant', text: string) => (await run(say(role, text))).map((u) => u.category);
+
+  it.each([
+    ['Budget: £900, hard cap', ['Constraints']],
+    ['Decanting: no.', ['Decisions']],
+    ['SiteGround: no thanks.', ['Decisions']],
+    ['Elgato is nice but no.', ['Decisions']],
+    ["We'll see.", ['Provisional/Exploratory']],
+    ['Marjorie suggested we buy a second water butt.', ['Facts']],
+    ["I'll block Tuesday evenings for it.", ['Action Items']],
+    ["I'll do the TTL the day before.", ['Action Items']],
+  ] as const)('user: %j -> %j', async (text, expected) => {
+    expect(await categories('user', text)).toEqual(expected);
+  });
+
+  it("a quoted line is the other speaker's words: the reply under it is the person's unit", async () => {
+    expect(
+      shown(await run(say('user', "> I'd lean to the coast for that reason. Hastings is easy by train.\n\nagreed, hastings it is."))),
+    ).toEqual([['Decisions', 'Hastings it is.']]);
+  });
+
+  it('a short heading over a list is no unit; "Decided:" still makes its items Decisions', async () => {
+    expect(shown(await run(say('user', 'Swap rule:\n- you find the swap yourself\n- post it in the sheet')))).not.toContainEqual([
+      expect.anything(),
+      expect.stringMatching(/swap rule/iu),
+    ]);
+    expect(await categories('user', 'Decided:\n- Google Sheet for the rota\n- pairs on Saturdays')).toEqual(['Decisions', 'Decisions']);
+  });
+});

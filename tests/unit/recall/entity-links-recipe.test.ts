@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMentions, LINK_RECIPE } from '../../../src/lib/services/index/entity-links';
 
-const PINNED = { recipe: 'link-1', digest: 'd29068ce2a072ea7bc8bfbede9f008ba323502d53ee270b21ef23400b50258a6' };
+const PINNED = { recipe: 'link-1', digest: '82a054c8cb28bbbc43caaff1c04a3760f7452a6a8a0bb0def4da550d1588e481' };
 
 const corpus = join(import.meta.dirname, '../../fixtures/extraction');
 

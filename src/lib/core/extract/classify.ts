@@ -124,6 +124,9 @@ const NO_THING = /^(?:so )?no (?!(?:idea|clue|rush|way|problem|worries|need|chan
 const X_NOT_Y = /,\s*not (?:a |an |the )?[\p{L}\p{N}]/iu;
 /** "We like food and views, not museums": a taste, not a choice. */
 const TASTE = /\b(?:i|we)\s+(?:\w+\s+)?(?:like|love|enjoy|hate|adore)\b/iu;
+/** A thing named, then turned down ("Decanting: no.", "SiteGround: no thanks.", "Elgato is nice but no."). */
+const TURNED_DOWN =
+  /^[^,:]{2,40}(?:[:,]\s*|\bbut\s+)(?:no|nope|nah)(?:\s+thanks?|\s+thank you|,?\s+not (?:doing|going|now|this)\b[^.]*)?[.!]?$/iu;
 /** A refusal in a few words ("def not kindle", "not lugging 7kg around every day"). */
 const REFUSAL =
   /^(?:(?:nah|nope|def|defo|definitely|deffo|so),?\s+)?not (?!(?:sure|bad|really|quite|much|yet|now|that|too|very|at all|great|ideal|fun|cheap|easy|a fan)\b)(?:\p{L}+ing\b|(?!\p{L}+ly\b)(?:a |an |the )?[\p{L}\p{N}-]+(?: [\p{L}\p{N}-]+)?[.!]?$)/iu;
@@ -209,7 +212,7 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
   if (DONE.test(clause)) return null;
   if (ACTION.test(clause)) return { category: 'Action Items', cue: 'action' };
   const future = FUTURE_VERB.exec(clause);
-  if (future && /'ll| will| shall|going to/iu.test(future[0]) && !/^(?:be|let)$/iu.test(future[2] ?? '')) {
+  if (future && /'ll| will| shall|going to/iu.test(future[0]) && !/^(?:be|let|see)$/iu.test(future[2] ?? '')) {
     const verb = futureTask(clause, future) ?? (future[2] ?? '').toLowerCase();
     // "I'll ask for €76k" chooses an amount; "I'll ask about the trial week" is a task.
     const amount = /[€$£¥]\s?\d|\d+(?:[.,]\d+)?\s?(?:k|%)(?!\p{L})/u.test(clause);
@@ -223,7 +226,7 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
   if (NEGATED_CHOICE.test(clause)) return { category: 'Decisions', cue: 'negated-choice' };
   if (NO_THING.test(clause.replace(/[.!]+$/u, '')) && clause.split(/\s+/u).length <= 5) return { category: 'Decisions', cue: 'no-thing' };
   if (X_NOT_Y.test(clause) && !TASTE.test(clause)) return { category: 'Decisions', cue: 'x-not-y' };
-  if (REFUSAL.test(clause)) return { category: 'Decisions', cue: 'refusal' };
+  if (REFUSAL.test(clause) || TURNED_DOWN.test(clause)) return { category: 'Decisions', cue: 'refusal' };
   if ((timed || /^first\b/iu.test(clause)) && PRESENT_TASK.test(clause) && !HABIT.test(clause))
     return { category: 'Action Items', cue: 'present-task' };
   if (FRONTED_CHOICE.test(clause)) return { category: 'Decisions', cue: 'fronted-choice' };

@@ -22,6 +22,7 @@ export const HEDGE = words(
     'i wonder',
     "(?:i|we)(?:'m| am| was| were) wondering",
     'tempted',
+    "(?:we|i)(?:'ll| will) see\\b",
     'subject to',
     '(?:is|looks|sounds) tempting',
     '(?:feels|felt) like',
@@ -121,7 +122,7 @@ export const TASK_VERBS: ReadonlySet<string> = new Set(
 );
 
 /** Verbs that are a task only after "I'll" / "we'll" ("I'll grab a slot"); opening a clause they are often nouns ("Grab rails ..."). */
-export const FUTURE_TASK_VERBS: ReadonlySet<string> = new Set('grab pop brief'.split(' '));
+export const FUTURE_TASK_VERBS: ReadonlySet<string> = new Set('grab pop brief block'.split(' '));
 
 /** A time by which or at which something happens: turns "I'll buy X" from a choice into a task. */
 export const TASK_TIME = words(
@@ -144,6 +145,8 @@ export const TASK_TIME = words(
     'next weekend',
     '(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:morning|afternoon|evening|night)',
     'when (?:i|we) get paid',
+    'the (?:day|night|week) before',
+    'beforehand',
     'tmrw',
     'tmr',
   ].join('|'),
@@ -188,7 +191,7 @@ export const CONSTRAINT = words(
     'no later than',
     'deadline',
     // A budget as a limit ("budget is ~£50/mo", "a €3,000 budget"), not a passing mention ("of the budget").
-    'budget(?:\\s*(?:is|was|of|at|around|under|cap|limit)\\b|\\s*:)',
+    'budget(?:\\s*(?:is|was|of|at|around|under|cap|limit)\\b|(?=\\s*:))',
     '(?:[€$£]\\s?\\d[\\d.,]*\\s?k?|\\d[\\d.,]*\\s?(?:k|euros?|dollars?|pounds?))(?:\\s*(?:a|per)\\s*\\w+)? budget',
     '(?:stay|keep it|be) (?:within|under|on) (?:the |our |my )?budget',
     'not allowed',
@@ -291,7 +294,7 @@ export const SUGGESTION = words(
 export const REPORTED = phrases([
   "\\b(?:my|our|his|her|their|the|a|(?!(?:it|that|what|here|there|let|he|she|who)'s)[\\p{L}-]+'s)\\s+(?:[\\p{L}'-]+\\s+){0,3}?(?:(?:has|have|had)\\s+)?(?:decided|chose|picked|went with|says|said|thinks|thought|reckons|wants|told me|suggested|recommends?|recommended|got|adopted|built|had|asks|reset|approved|agreed|advised|rejected|vetoed|signed off)\\b",
   '\\b(?:he|she|they)\\s+(?:\\w+\\s+)?(?:decided|chose|picked|went with|says|said|thinks|reckons|got|adopted|built|approved|agreed|advised)\\b',
-  "^(?!(?:i|we|you)\\b)(?:[\\p{L}'-]+\\s+){1,2}(?:approved|advised|vetoed|rejected|signed off|reckons|insists)\\b",
+  "^(?!(?:i|we|you|just|then|so|also|finally|and|but)\\b)(?:[\\p{L}'-]+\\s+){1,2}(?:approved|advised|vetoed|rejected|signed off|reckons|insists|suggested|recommended|says|said|thinks|wants)\\b",
 ]);
 
 /** Formulaic talk with no unit of meaning in it. */

@@ -131,9 +131,10 @@ export function noiseReason(sentence: string, role: Role): NoiseReason | null {
   const kept = pleasantryFree(rest).trim();
   const words = contentWords(kept).length;
   if (words === 0) return 'acknowledgement';
-  // A user's short question is still a question ("When should I prune it?"), "No piñata." still a choice;
+  // A user's short question is still a question ("When should I prune it?"), "No piñata." and
+  // "Decanting: no." still a choice;
   // any other statement needs two content words.
-  const short = (question && role === 'user') || /^(?:so\s+)?(?:no|not|never)\s/iu.test(kept);
+  const short = (question && role === 'user') || /^(?:so\s+)?(?:no|not|never)\s|[:,]\s*(?:no|nope|nah)\b/iu.test(kept);
   return words < (short ? 1 : 2) ? 'few-words' : null;
 }
 

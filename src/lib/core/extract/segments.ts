@@ -278,7 +278,9 @@ export function messageSegments(message: ExtractionMessage, context: MessageCont
   let introduced = false;
   let before: string | null = null;
   const sentences = chatSentences(withoutCodeLines(message.text));
-  for (const [at, { text: raw, listItem }] of sentences.entries()) {
+  for (const [at, { text: raw, listItem, quoted }] of sentences.entries()) {
+    // A quoted line ("> I'd lean to the coast") is someone else's words: no unit of this speaker's.
+    if (quoted) continue;
     const listed = listItem && introduced;
     if (!listItem) introduced = /:\s*$/u.test(raw);
     // A person's "ill call him" reads as "I'll call him" (words.ts `restoreApostrophes`).
@@ -286,6 +288,16 @@ export function messageSegments(message: ExtractionMessage, context: MessageCont
     if (!cleaned || isCodeLike(cleaned) || pointsAtAttachment(raw, cleaned)) continue;
     // The assistant's lead-in to a list ("The usual options are:") signposts; the items carry the content.
     if (message.role === 'assistant' && !listItem && introduced && sentences[at + 1]?.listItem && !isImperative(cleaned)) continue;
+    // So does a person's short heading over a list ("Swap rule:", "Budget so far:"); "Decided:" still governs the items.
+    if (
+      message.role === 'user' &&
+      !listItem &&
+      introduced &&
+      sentences[at + 1]?.listItem &&
+      wordCount(cleaned) <= 4 &&
+      !DECIDED_PREFIX.test(cleaned)
+    )
+      continue;
     const parts = message.role === 'user' ? assentParts(cleaned) : [{ text: cleaned, assented: false }];
     for (const { text: sentence, assented } of parts) {
       const opensPlan = message.role === 'user' && DECIDED_PREFIX.test(sentence);

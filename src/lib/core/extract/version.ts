@@ -13,8 +13,10 @@
  * 5: issue 13 round 6: contractions typed without apostrophes, refusals in a few words, keywords
  *    no longer taken for code ("go with ...", "let me ..."), lettered list items, unlisted
  *    imperatives in the assistant's advice.
+ * 6: issue 13 round 7: quoted lines ("> ...") are no unit of the person's, "X: no" refusals,
+ *    short headings over a list dropped, "Budget: £900" read as a limit.
  */
-export const EXTRACTOR_VERSION = 5;
+export const EXTRACTOR_VERSION = 6;
 
 /** The version a stored candidate came from (records written before versions existed are version 1). */
 export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {

@@ -231,13 +231,19 @@ export interface ChatSentence {
   text: string;
   /** The sentence opens a list item ("- ...", "1. ..."). */
   listItem: boolean;
+  /** The sentence sits on a markdown quote line ("> ..."): words quoted from someone else. */
+  quoted: boolean;
 }
 
 /** The prose sentences of a chat message with their list-item flag: code blocks left out, markdown stripped (inline code keeps its backticks). */
 export function chatSentences(text: string): ChatSentence[] {
   return splitSentences(text, CHAT_SENTENCES)
     .filter((s) => s.kind === 'sentence')
-    .map((s) => ({ text: stripMarkdown(s.text).replace(/\s+/gu, ' '), listItem: /^\s*(?:[-*+•]|\d+[.)]|[A-Ha-h][.)])\s+/u.test(s.text) }))
+    .map((s) => ({
+      text: stripMarkdown(s.text).replace(/\s+/gu, ' '),
+      listItem: /^\s*(?:[-*+•]|\d+[.)]|[A-Ha-h][.)])\s+/u.test(s.text),
+      quoted: /^ {0,3}>/u.test(text.slice(text.lastIndexOf('\n', s.start - 1) + 1, s.start + 1)),
+    }))
     .filter((s) => s.text.length > 0);
 }
 
