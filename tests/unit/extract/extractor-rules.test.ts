@@ -7,6 +7,7 @@ let n = 0;
 const say = (role: 'user' | 'assistant', text: string): ExtractionMessage => ({ id: `${role}-${++n}`, role, text, createdAt: null });
 const run = async (...messages: ExtractionMessage[]): Promise<CandidateUnit[]> => (await extractConversation(messages)).units;
 const shown = (units: CandidateUnit[]) => units.map((u) => [u.category, u.text]);
+const categories = async (role: 'user' | 'assistant', text: string) => (await run(say(role, text))).map((u) => u.category);
 
 describe('the decisions the old extractor missed or garbled', () => {
   it('splits "X it is, with Y" and a splice whose subject has a present verb', async () => {
@@ -242,8 +243,6 @@ describe('noise is never a unit', () => {
  * train conversations. Each table row states what one rule does; the near-miss rows keep it narrow.
  */
 describe('round 5: phrasings of other authors', () => {
-  const categories = async (role: 'user' | 'assistant', text: string) => (await run(say(role, text))).map((u) => u.category);
-
   it.each([
     // A choice with its object put first.
     ['The parcel story we take.', ['Decisions']],
@@ -353,8 +352,6 @@ describe('round 5: phrasings of other authors', () => {
 
 /** Round 6: rules from two more authors (phone typing, business register); see the corpus README. */
 describe('round 6: typed on a phone, written for a meeting', () => {
-  const categories = async (role: 'user' | 'assistant', text: string) => (await run(say(role, text))).map((u) => u.category);
-
   it.each([
     // Contractions typed without their apostrophe.
     ['ill call him in the morning', ['Action Items']],
@@ -462,8 +459,6 @@ describe('round 6: typed on a phone, written for a meeting', () => {
 
 /** Round 7: a person who writes structured markdown (headings, point-by-point lists, quotes); see the corpus README. */
 describe('round 7: structured replies', () => {
-  const categories = async (role: 'user' | 'assistant', text: string) => (await run(say(role, text))).map((u) => u.category);
-
   it.each([
     ['Budget: £900, hard cap', ['Constraints']],
     ['Decanting: no.', ['Decisions']],
