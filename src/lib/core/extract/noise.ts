@@ -35,9 +35,13 @@ export function cleanSentence(sentence: string): string {
 const COMMAND =
   /^(?:\$\s|>>>\s|(?:npm|npx|pnpm|yarn|pip|pip3|git|cd|sudo|apt|apt-get|brew|docker|kubectl|curl|wget|cargo)\s|go (?:run|build|test|get|mod|install|fmt|vet)\b|python3? (?:-\w|\S+\.py\b)|node (?:-\w|\S+\.[cm]?[jt]s\b))/u;
 const CODE_START = /^(?:select|create|insert|update|delete|drop|alter)\s.+(?:from|table|index|into|set|where)\b/iu;
-/** A statement that opens like code in its language's own lowercase ("const x =", "def f(", "import x from"). */
-const KEYWORD_START =
-  /^(?:import\s+(?:type\s+)?(?:[\w$]+|\{[^}]*\}|\*\s+as\s+\w+)(?:\s*,\s*\{[^}]*\})?\s+from\s|import\s+['"\w.]+;?$|export\s+(?:default|const|function|class|type|interface|async|let|\{)|(?:const|let|var)\s+[\w$]+\s*[=:;]|function\*?\s+[\w$]*\s*\(|def\s+\w+\s*\(|fn\s+\w+\s*[(<]|class\s+\w+\s*[({:]|return\s.*;\s*$|#include\s*[<"]|(?:public|private)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*[({;=])/u;
+/**
+ * Declarations and imports as code writes them, never as a person does: a keyword alone is not
+ * code ("def f(" but not "def not kindle", "import os" but not "import the contacts first").
+ */
+const DECLARATION = String.raw`(?:async\s+)?def\s+\w+\s*\(|(?:const|let|var)\s+[\w$]+\s*[=:;]|function\*?\s+[\w$]*\s*\(|export\s+(?:default|const|function|class|type|interface|async|let|\{)|(?:public|private|protected)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*[({;=]|(?:fn|func)\s+\w+\s*[(<]|class\s+\w+\s*[({:]|import\s+[\w.]+(?:\s+as\s+\w+)?\s*;?\s*$|import\s+.+\s+from\s+['"]|import\s+['"][^'"]+['"]\s*;?\s*$|from\s+\S+\s+import\b`;
+/** A sentence that opens like code ("const x =", "def f(", "return x;", "#include <stdio.h>"). */
+const KEYWORD_START = new RegExp(String.raw`^(?:${DECLARATION}|return\s.*;\s*$|#include\s*[<"])`, 'u');
 
 /**
  * A line that is code, a shell command or raw data rather than prose. A keyword alone is not code:
@@ -55,8 +59,10 @@ export function isCodeLike(sentence: string): boolean {
 }
 
 /** A line of code outside a fence: a definition, a control line, an assignment, a statement keyword. */
-const CODE_LINE =
-  /^\s*(?:(?:async\s+)?def\s+\w+\s*\(|class\s+\w+.*:\s*$|for\s+[\w, ]+\s+in\s+.+:\s*$|(?:if|elif|while)\s+.*(?:==|!=|<=|>=|[<>(]|\bis\b|\bnot\b|\bin\b).*:\s*$|with\s+.*\bas\s+\w+\s*:\s*$|(?:try|else|finally)\s*:\s*$|except\b[^:]*:\s*$|(?:pass|break|continue)\s*;?\s*$|(?:return|yield|raise)(?:\s*;?\s*$|\s+[\w.]+\s*[([;]|\s+(?:None|True|False|null|undefined|this|self|\d+)\s*;?\s*$)|import\s+[\w.]+(?:\s+as\s+\w+)?\s*;?\s*$|import\s+.+\s+from\s+['"]|from\s+\S+\s+import\b|@[\w.]+(?:\(.*\))?\s*$|(?:const|let|var)\s+[\w$]+\s*[=:;]|function\*?\s+[\w$]*\s*\(|export\s+(?:default|const|function|class|type|interface|async|let|\{)|(?:public|private|protected)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*[({;=]|(?:fn|func)\s+\w+\s*[(<]|[}\])]+[;,]?\s*$|[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*[+\-*/]?=\s*[^=\s])/u;
+const CODE_LINE = new RegExp(
+  String.raw`^\s*(?:${DECLARATION}|for\s+[\w, ]+\s+in\s+.+:\s*$|(?:if|elif|while)\s+.*(?:==|!=|<=|>=|[<>(]|\bis\b|\bnot\b|\bin\b).*:\s*$|with\s+.*\bas\s+\w+\s*:\s*$|(?:try|else|finally)\s*:\s*$|except\b[^:]*:\s*$|(?:pass|break|continue)\s*;?\s*$|(?:return|yield|raise)(?:\s*;?\s*$|\s+[\w.]+\s*[([;]|\s+(?:None|True|False|null|undefined|this|self|\d+)\s*;?\s*$)|@[\w.]+(?:\(.*\))?\s*$|[}\])]+[;,]?\s*$|[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*[+\-*/]?=\s*[^=\s])`,
+  'u',
+);
 
 /**
  * The message without code that was pasted outside a fence: code-like lines, and the indented
