@@ -3,8 +3,9 @@
  * rules can be read and tuned without reading the code that applies them.
  */
 // `^` as well as `\b` before the list: an anchored cue ("^... it is") also matches a sentence that
-// opens with a symbol ("€350 it is.").
-const words = (list: string): RegExp => new RegExp(`(?:^|\\b)(?:${list})\\b`, 'iu');
+// opens with a symbol ("€350 it is."). After it, a word boundary only where the cue ends in a
+// letter or digit: a cue ending in ":" ("Budget:", "Options:") is followed by a space.
+const words = (list: string): RegExp => new RegExp(`(?:^|\\b)(?:${list})(?:\\b|(?<![\\p{L}\\p{N}_]))`, 'iu');
 
 /** Vague or exploratory language: such a unit goes to Provisional/Exploratory, never tightened. */
 export const HEDGE = words(
@@ -191,7 +192,7 @@ export const CONSTRAINT = words(
     'no later than',
     'deadline',
     // A budget as a limit ("budget is ~£50/mo", "a €3,000 budget"), not a passing mention ("of the budget").
-    'budget(?:\\s*(?:is|was|of|at|around|under|cap|limit)\\b|(?=\\s*:))',
+    'budget(?:\\s*(?:is|was|of|at|around|under|cap|limit)\\b|\\s*:)',
     '(?:[€$£]\\s?\\d[\\d.,]*\\s?k?|\\d[\\d.,]*\\s?(?:k|euros?|dollars?|pounds?))(?:\\s*(?:a|per)\\s*\\w+)? budget',
     '(?:stay|keep it|be) (?:within|under|on) (?:the |our |my )?budget',
     'not allowed',
