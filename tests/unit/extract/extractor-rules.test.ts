@@ -9,6 +9,13 @@ const run = async (...messages: ExtractionMessage[]): Promise<CandidateUnit[]> =
 const shown = (units: CandidateUnit[]) => units.map((u) => [u.category, u.text]);
 const categories = async (role: 'user' | 'assistant', text: string) => (await run(say(role, text))).map((u) => u.category);
 
+/** One test per row: what the speaker wrote -> the categories of its units, in order. */
+function categoryTable(role: 'user' | 'assistant', rows: readonly (readonly [string, readonly string[]])[]): void {
+  it.each(rows)(`${role}: %j -> %j`, async (text, expected) => {
+    expect(await categories(role, text)).toEqual(expected);
+  });
+}
+
 describe('the decisions the old extractor missed or garbled', () => {
   it('splits "X it is, with Y" and a splice whose subject has a present verb', async () => {
     expect(shown(await run(say('user', 'Two panels it is, with the 800 W inverter.')))).toEqual([
@@ -243,7 +250,7 @@ describe('noise is never a unit', () => {
  * train conversations. Each table row states what one rule does; the near-miss rows keep it narrow.
  */
 describe('round 5: phrasings of other authors', () => {
-  it.each([
+  categoryTable('user', [
     // A choice with its object put first.
     ['The parcel story we take.', ['Decisions']],
     ['Recording I skip.', ['Decisions']],
@@ -280,19 +287,15 @@ describe('round 5: phrasings of other authors', () => {
     ['During the week I have no time after work for long games.', ['Constraints']],
     ["I'm only there for 3 months.", ['Constraints']],
     ['budget is ~£50/mo for the whole thing', ['Constraints']],
-  ] as const)('user: %j -> %j', async (text, expected) => {
-    expect(await categories('user', text)).toEqual(expected);
-  });
+  ]);
 
-  it.each([
+  categoryTable('assistant', [
     ['You can book an install slot in the Octopus app once the switch is live.', ['Ideas']],
     ['With a possible move Octopus is the safer pick.', ['Ideas']],
     ['Whichever you choose, take meter readings on switch day.', ['Ideas']],
     ['That is 2,400 euros of the budget.', ['Facts']],
     ['Good tip. Good shout. Happy anniversary to you both.', []],
-  ] as const)('assistant: %j -> %j', async (text, expected) => {
-    expect(await categories('assistant', text)).toEqual(expected);
-  });
+  ]);
 
   it.each(["Let's see.", "Don't worry.", 'Short answer please.'])('%j is no unit', async (text) => {
     expect(await run(say('user', text))).toEqual([]);
@@ -352,7 +355,7 @@ describe('round 5: phrasings of other authors', () => {
 
 /** Round 6: rules from two more authors (phone typing, business register); see the corpus README. */
 describe('round 6: typed on a phone, written for a meeting', () => {
-  it.each([
+  categoryTable('user', [
     // Contractions typed without their apostrophe.
     ['ill call him in the morning', ['Action Items']],
     ['lets make the cutoff 6pm', ['Decisions']],
@@ -386,18 +389,14 @@ describe('round 6: typed on a phone, written for a meeting', () => {
     ['return the old one on monday', ['Action Items']],
     ['private school fees are due in may', ['Facts']],
     ['public transport only, no car', ['Decisions']],
-  ] as const)('user: %j -> %j', async (text, expected) => {
-    expect(await categories('user', text)).toEqual(expected);
-  });
+  ]);
 
-  it.each([
+  categoryTable('assistant', [
     ['Tighten the brass nut by hand.', ['Ideas']],
     ["I'd skip bleach.", ['Ideas']],
     ['Moving the sink is the most expensive change.', ['Facts']],
     ['Paella is naturally gluten-free.', ['Facts']],
-  ] as const)('assistant: %j -> %j', async (text, expected) => {
-    expect(await categories('assistant', text)).toEqual(expected);
-  });
+  ]);
 
   it.each([
     'def foo(x):',
@@ -467,7 +466,7 @@ describe('round 6: typed on a phone, written for a meeting', () => {
 
 /** Round 7: a person who writes structured markdown (headings, point-by-point lists, quotes); see the corpus README. */
 describe('round 7: structured replies', () => {
-  it.each([
+  categoryTable('user', [
     ['Budget: £900, hard cap', ['Constraints']],
     ['Decanting: no.', ['Decisions']],
     ['SiteGround: no thanks.', ['Decisions']],
@@ -476,9 +475,7 @@ describe('round 7: structured replies', () => {
     ['Marjorie suggested we buy a second water butt.', ['Facts']],
     ["I'll block Tuesday evenings for it.", ['Action Items']],
     ["I'll do the TTL the day before.", ['Action Items']],
-  ] as const)('user: %j -> %j', async (text, expected) => {
-    expect(await categories('user', text)).toEqual(expected);
-  });
+  ]);
 
   it("a quoted line is the other speaker's words: the reply under it is the person's unit", async () => {
     expect(
