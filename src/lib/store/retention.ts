@@ -12,6 +12,7 @@ import {
 import type { TombstoneRecord } from '../core/records';
 import { STAMPED_SECTIONS } from '../core/vaultfile/sections';
 import { MAX_CHECKPOINTS } from './checkpoints';
+import { readAhead } from './paging';
 import { runTx, withStoreTimeout } from './transaction';
 import type { Vault } from './vault';
 import { primaryKeyOf, tableOf, type AnyRecord } from './vaultfile-tables';
@@ -44,17 +45,15 @@ async function deleteInBatches(
  * read (one getAll over a key range), not at an offset: an offset walks a cursor past every row
  * before it, so reading a table that way cost time quadratic in its rows. In a trace of the app
  * indexing the 100 MB export (22k messages), those cursor reads took about 10 s of the database's
- * 45 s, beside the index worker's reads and writes.
+ * 45 s, beside the index worker's reads and writes. The next page is read while the caller works
+ * on the last (`readAhead`).
  */
-async function* pagesOf<T>(table: Table<T>, keyOf: (row: T) => IndexableType, size: number, label: string): AsyncGenerator<T[]> {
-  let after: IndexableType | undefined;
-  for (;;) {
-    const range = after === undefined ? table.orderBy(':id') : table.where(':id').above(after);
-    const page = await withStoreTimeout(range.limit(size).toArray(), { label });
-    if (page.length === 0) return;
-    yield page;
-    after = keyOf(page[page.length - 1]!);
-  }
+function pagesOf<T>(table: Table<T>, keyOf: (row: T) => IndexableType, size: number, label: string): AsyncGenerator<T[]> {
+  return readAhead<T>(
+    (last) =>
+      withStoreTimeout((last === null ? table.orderBy(':id') : table.where(':id').above(keyOf(last))).limit(size).toArray(), { label }),
+    size,
+  );
 }
 
 /** Devices that stamped anything in this vault (every record and tombstone, page by page). */
