@@ -46,19 +46,22 @@ const BARE_CONTRACTIONS: Readonly<Record<string, string>> = {
  */
 export function restoreApostrophes(text: string): string {
   return text
-    .replace(/\b(dont|doesnt|didnt|isnt|arent|wasnt|cant|couldnt|shouldnt|wouldnt|im|ive|theres|thats|whats|youre|theyre)\b/giu, (word) => {
-      const full = BARE_CONTRACTIONS[word.toLowerCase()]!;
-      return word[0] === word[0]!.toUpperCase() ? full[0]!.toUpperCase() + full.slice(1) : full;
-    })
+    .replace(BARE_CONTRACTION, (word) => sameCase(word, BARE_CONTRACTIONS[word.toLowerCase()]!))
     .replace(
       /(^|[,;:]\s*|\b(?:and|so|but)\s+)(its)(?=\s+(?:a|an|the|not|just|only|so|too|very|really|been|going|fine|ok|okay|all)\b)/giu,
-      (_, before: string, word: string) => `${before}${word[0]}t's`,
+      (_, before: string, word: string) => before + sameCase(word, "it's"),
     )
-    .replace(/(^|[,;:]\s*|\b(?:and|so|then|but|ok|okay|yes|yeah|yep)\s+)(ill|lets)(?=\s+\p{L})/giu, (_, before: string, word: string) => {
-      const full = word.toLowerCase() === 'ill' ? "I'll" : "let's";
-      return before + (word[0] === word[0]!.toUpperCase() ? full[0]!.toUpperCase() + full.slice(1) : full);
-    });
+    .replace(
+      /(^|[,;:]\s*|\b(?:and|so|then|but|ok|okay|yes|yeah|yep)\s+)(ill|lets)(?=\s+\p{L})/giu,
+      (_, before: string, word: string) => before + sameCase(word, word.toLowerCase() === 'ill' ? "I'll" : "let's"),
+    );
 }
+
+const BARE_CONTRACTION = new RegExp(`\\b(?:${Object.keys(BARE_CONTRACTIONS).join('|')})\\b`, 'giu');
+
+/** `full` with a capital first letter where the typed word had one ("Ill" -> "I'll", "Dont" -> "Don't"). */
+const sameCase = (typed: string, full: string): string =>
+  typed[0] === typed[0]!.toUpperCase() ? full[0]!.toUpperCase() + full.slice(1) : full;
 
 /** Words that flip a statement's polarity (kept apart: they are stop words for overlap, signals for contradiction). */
 export const NEGATORS: ReadonlySet<string> = new Set([
