@@ -21,6 +21,8 @@ describe('entity linker', () => {
     expect(keys('Yesterday was great. Thanks, Mel!', 'assistant')).toEqual(['mel']);
     expect(keys('Hey! What did you do on Friday?')).toEqual([]);
     expect(keys('Sounds fun.', 'user')).toEqual([]);
+    // "I" with a contraction is capitalized mid-sentence, and never a name.
+    expect(keys("Thanks, I'll try it, and I'm sure I've got Mel's book.")).toEqual(['mel']);
   });
 });
 

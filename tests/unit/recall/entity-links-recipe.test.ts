@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMentions, LINK_RECIPE } from '../../../src/lib/services/index/entity-links';
 
-const PINNED = { recipe: 'link-1', digest: '82a054c8cb28bbbc43caaff1c04a3760f7452a6a8a0bb0def4da550d1588e481' };
+const PINNED = { recipe: 'link-2', digest: 'ab0049b980ede7f339844443b2016ea4531258c7fcf84ff4fef2850faf65f7d5' };
 
 const corpus = join(import.meta.dirname, '../../fixtures/extraction');
 

@@ -69,6 +69,9 @@ const NOT_NAMES = new Set([
   'tonight',
 ]);
 
+/** Not a name: a listed word, or "I" with a contraction ("I'll", "I'm", "I've", "I'd"), capitalized wherever it stands. */
+const notName = (word: string): boolean => NOT_NAMES.has(word) || /^i['’]\p{L}{1,2}$/u.test(word);
+
 const RUN = /[\p{Lu}][\p{L}\p{N}'’&.-]*(?:\s+(?:of|de|la|von|van|der|the)?\s*[\p{Lu}][\p{L}\p{N}'’&.-]*)*/gu;
 const QUOTED = /["“]([^"”\n]{3,60})["”]/gu;
 
@@ -90,7 +93,7 @@ export function linkEntities(text: string, speaker: string | null = null): Entit
   const add = (name: string, kind: EntityMention['kind'], opening = false) => {
     const cleaned = clean(name);
     const key = cleaned.toLowerCase();
-    if (key.length < 2 || NOT_NAMES.has(key) || ROLES.has(key) || /^\d+$/u.test(key)) return;
+    if (key.length < 2 || notName(key) || ROLES.has(key) || /^\d+$/u.test(key)) return;
     const known = out.get(key);
     if (!known) out.set(key, { key, name: cleaned, kind, ...(opening ? { opening } : {}) });
     else if (!opening && known.opening) out.set(key, { key, name: known.name, kind: known.kind });
@@ -101,8 +104,8 @@ export function linkEntities(text: string, speaker: string | null = null): Entit
   const unquoted = text.replace(QUOTED, (q) => ' '.repeat(q.length));
   for (const m of unquoted.matchAll(RUN)) {
     const words = clean(m[0]).split(/\s+/u);
-    while (words.length > 0 && NOT_NAMES.has(words[0]!.toLowerCase())) words.shift();
-    while (words.length > 0 && NOT_NAMES.has(words[words.length - 1]!.toLowerCase())) words.pop();
+    while (words.length > 0 && notName(words[0]!.toLowerCase())) words.shift();
+    while (words.length > 0 && notName(words[words.length - 1]!.toLowerCase())) words.pop();
     if (words.length === 0) continue;
     const first = m[0].indexOf(words[0]!);
     add(words.join(' '), 'name', words.length === 1 && opensSentence(unquoted, m.index + first));
