@@ -23,6 +23,9 @@ describe('entity linker', () => {
     expect(keys('Sounds fun.', 'user')).toEqual([]);
     // "I" with a contraction is capitalized mid-sentence, and never a name.
     expect(keys("Thanks, I'll try it, and I'm sure I've got Mel's book.")).toEqual(['mel']);
+    // A word after a list marker or emphasis opens its line: only a candidate, like a sentence's first word.
+    expect(keys('Options:\n- Consider using Redis\n2. **Use** Postgres\n## Setup with Docker')).toEqual(['redis', 'postgres', 'docker']);
+    expect(linkEntities('- Consider it.')).toEqual([{ key: 'consider', name: 'Consider', kind: 'name', opening: true }]);
   });
 });
 

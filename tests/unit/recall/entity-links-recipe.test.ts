@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMentions, LINK_RECIPE } from '../../../src/lib/services/index/entity-links';
 
-const PINNED = { recipe: 'link-2', digest: 'ab0049b980ede7f339844443b2016ea4531258c7fcf84ff4fef2850faf65f7d5' };
+const PINNED = { recipe: 'link-3', digest: 'd7129c324c2a98a7652534adbafe534c4c82a9b2563be9be0c8ace02890ab0c1' };
 
 const corpus = join(import.meta.dirname, '../../fixtures/extraction');
 

@@ -82,10 +82,13 @@ function clean(name: string): string {
     .trim();
 }
 
-/** True when the match opens a sentence (start of text, or after . ! ? : or a line break). */
+/**
+ * True when the match opens a sentence: start of text, after . ! ? : or a line break, or after a
+ * line's list marker or emphasis ("- Consider", "2. **Use**", "## Setup").
+ */
 function opensSentence(text: string, index: number): boolean {
   const before = text.slice(0, index).trimEnd();
-  return before.length === 0 || /[.!?:\n"“(]$/u.test(before);
+  return before.length === 0 || /[.!?:\n"“(]$/u.test(before) || /(?:^|\n)[ \t>]*(?:[-*+•#]+|\d+[.)])?[ \t*_]*$/u.test(text.slice(0, index));
 }
 
 export function linkEntities(text: string, speaker: string | null = null): EntityMention[] {
