@@ -21,7 +21,7 @@ export const DEFAULT_OFFTOPIC_PROMPTS = fileURLToPath(new URL('../../../tests/fi
 
 export const EVAL_OFFTOPIC_USAGE = 'eval offtopic [<locomo.json>] [--prompts FILE] [--samples N] [--exports DIR|none] [--json]';
 
-async function readJson(file: string, what: string, hint = ''): Promise<unknown> {
+export async function readJson(file: string, what: string, hint = ''): Promise<unknown> {
   const text = await readFile(file, 'utf8').catch((thrown: unknown) => {
     throw new VaultFailure(vaultError('input/invalid', `Cannot read the ${what} ${file}: ${(thrown as Error).message}${hint}`));
   });

@@ -69,7 +69,9 @@ const source = z.object({
 
 const item = z.object({
   id: z.string(),
-  kind: z.enum(['note', 'chunk']),
+  kind: z
+    .enum(['note', 'chunk', 'structure'])
+    .describe('structure: a session summary, thread map or entity community (the GLOBAL view), drawn from the conversations it names.'),
   tier: z.string().describe('engram (a kept note), resource, chat or web: the provenance tier.'),
   text: z.string().describe('Sanitized for reading: injection-like lines quoted, secrets redacted, links inert.'),
   source,

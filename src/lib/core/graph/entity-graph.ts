@@ -177,6 +177,11 @@ export class EntityGraph {
     });
   }
 
+  /** The conversation a document belongs to; null for a document of its own. */
+  conversationOfDoc(docId: string): string | null {
+    return this.conversationOf.get(docId) ?? null;
+  }
+
   /** Documents that mention an entity. */
   documentsOf(key: string): string[] {
     return [...(this.entities.get(key.toLowerCase())?.docs ?? [])];
@@ -198,6 +203,40 @@ export class EntityGraph {
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)
       .map(([id, weight]) => ({ id, name: this.entities.get(id)!.name, weight }));
+  }
+
+  /**
+   * The co-occurrence graph of the linked entities: each entity with its documents, and one edge per
+   * pair named together, weighted by how many documents name both. Entities in more than `hubShare`
+   * of the documents and in more than `minHubDocs` (a transcript's speakers, named by every turn)
+   * are left out: they would tie every subject to every other. A document naming more than `maxPerDoc` linked entities adds
+   * edges between its first `maxPerDoc` only (a list of fifty names is not fifty squared ties).
+   */
+  cooccurrence(options: { hubShare?: number; minHubDocs?: number; maxPerDoc?: number } = {}): {
+    entities: { id: string; name: string; kind: EntityMention['kind']; docs: readonly string[] }[];
+    edges: [a: string, b: string, weight: number][];
+  } {
+    const hubLine = Math.max((options.hubShare ?? 0.2) * this.docs.size, options.minHubDocs ?? 5);
+    const maxPerDoc = options.maxPerDoc ?? 12;
+    const kept = new Map<string, EntityNode>();
+    for (const node of this.entities.values()) if (this.linked(node) && node.docs.size <= hubLine) kept.set(node.key, node);
+    const weights = new Map<string, number>();
+    for (const keys of this.docs.values()) {
+      const named = [...new Set(keys.filter((k) => kept.has(k)))].slice(0, maxPerDoc).sort();
+      for (let i = 0; i < named.length; i++) {
+        for (let j = i + 1; j < named.length; j++) {
+          const pair = `${named[i]}\u0000${named[j]}`;
+          weights.set(pair, (weights.get(pair) ?? 0) + 1);
+        }
+      }
+    }
+    return {
+      entities: [...kept.values()].map((n) => ({ id: n.key, name: n.name, kind: n.kind, docs: [...n.docs] })),
+      edges: [...weights].map(([pair, weight]) => {
+        const [a, b] = pair.split('\u0000') as [string, string];
+        return [a, b, weight];
+      }),
+    };
   }
 
   /** The 90th percentile of linked entities' mention counts (the hub line). */

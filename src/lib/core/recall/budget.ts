@@ -73,9 +73,14 @@ export interface AssembleOptions {
 
 const isInjection = (flag: string) => flag.startsWith('injection:');
 
-export function assignBudgetTier(record: Pick<CandidateRecord, 'pinned' | 'text'>, rank: number, coreCount: number): BudgetTier {
+/** Core: pinned or in the top `coreCount`; Structural: a structural unit (summary, thread map, community) or a text with deeper levels. */
+export function assignBudgetTier(
+  record: Pick<CandidateRecord, 'pinned' | 'text'> & Partial<Pick<CandidateRecord, 'kind'>>,
+  rank: number,
+  coreCount: number,
+): BudgetTier {
   if (record.pinned || rank < coreCount) return 'core';
-  return hasDeeperLevels(record.text) ? 'structural' : 'peripheral';
+  return record.kind === 'structure' || hasDeeperLevels(record.text) ? 'structural' : 'peripheral';
 }
 
 const TIER_ORDER: Record<BudgetTier, number> = { core: 0, structural: 1, peripheral: 2 };
@@ -95,7 +100,9 @@ function prepare(items: readonly { record: CandidateRecord }[], options: Assembl
     // A dropped line's marker names the source by its title, unless the title itself was flagged.
     const source = title && !title.flags.some(isInjection) ? `${title.text} (${record.tier})` : `${record.tier} ${record.id}`;
     const text = options.sanitize(record.text, { source, flaggedLines });
-    const budgetTier = options.tierOverrides?.[record.id] ?? assignBudgetTier({ pinned: record.pinned, text: text.text }, rank, coreCount);
+    const budgetTier =
+      options.tierOverrides?.[record.id] ??
+      assignBudgetTier({ pinned: record.pinned, text: text.text, kind: record.kind }, rank, coreCount);
     const flags = [...new Set([...text.flags, ...(title?.flags ?? [])])].sort();
     return {
       ref: record.id,

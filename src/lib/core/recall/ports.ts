@@ -54,10 +54,21 @@ export interface VectorSearcher {
   similarity(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>>;
 }
 
-/** A retrievable unit as recall sees it: a note or a chunk, with what scoring and packaging need. */
+/** A conversation a structural unit was drawn from (the person can open it from the item). */
+export interface StructureSource {
+  conversationId: string;
+  title: string | null;
+  date: number | null;
+}
+
+/**
+ * A retrievable unit as recall sees it: a note or a chunk, with what scoring and packaging need; or
+ * a structural unit of the GLOBAL view (a session summary, a thread map, an entity community,
+ * structure-units.ts), found only by GLOBAL and HYBRID prompts and packed as Structural.
+ */
 export interface CandidateRecord {
   id: string;
-  kind: 'note' | 'chunk';
+  kind: 'note' | 'chunk' | 'structure';
   text: string;
   tier: Tier;
   /** When the content came into being (ms since epoch). */
@@ -94,6 +105,8 @@ export interface CandidateRecord {
    * it reaches. Set only when true; unlike `pinned`, a pin on one package does not set it.
    */
   notePinned?: boolean;
+  /** A structural unit's kind and the conversations it was drawn from; absent for notes and chunks. */
+  structure?: { kind: 'summary' | 'thread-map' | 'community'; sources: StructureSource[] };
 }
 
 export interface CandidateStore {
@@ -110,4 +123,10 @@ export interface GraphSearcher {
   walk(prompt: string, k: number): Promise<{ id: string; score: number }[]>;
   /** Linked entities of a document with their mention counts, and the hub line (P90). */
   hubs(): { p90: number; entitiesOf(id: string): readonly { id: string; mentions: number }[] } | null;
+}
+
+/** The GLOBAL view's units in their own keyword index (structure-units.ts), as recall reads them. */
+export interface StructureSearcher {
+  /** The best `k` structural units for the prompt, with their index terms (for the coverage judgment). */
+  search(prompt: string, k: number): Promise<{ record: CandidateRecord; score: number; terms: ReadonlySet<string> }[]>;
 }

@@ -7,8 +7,9 @@ import type { Llm } from '../api/llm';
 import type { StageBreakers } from '../breaker/circuit-breaker';
 import { err, ok, toVaultError, vaultError, type Result } from '../errors';
 import type { AttentionOptions } from './attention-gate';
+import { DEFAULT_CORE_COUNT } from './budget';
 import { dampen, DEFAULT_DAMPENING, type DampeningOptions } from './dampening';
-import type { GraphSearcher } from './ports';
+import type { GraphSearcher, StructureSearcher } from './ports';
 import { decompose } from './decompose';
 import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH, type FunnelOptions } from './funnel';
 import { deriveIntent } from './intent';
@@ -26,6 +27,7 @@ import { accessWrites, scoreAll } from './scoring';
 import type { Reranker } from './rerank';
 import { floorFor } from './similarity-floor';
 import { breakersOrFresh, StageRecorder } from './stage-trace';
+import { DEFAULT_STRUCTURE, withStructure, type StructureOptions } from './structure-stage';
 import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check';
 import { DEFAULT_RELEVANCE, termCoverage, type RelevanceOptions, type TermCoverage } from './term-coverage';
 import { unframe } from './text-features';
@@ -51,6 +53,8 @@ export interface RecallDeps extends RetrieveDeps {
   graph?: GraphSearcher | null;
   /** The person's recent intents (the personalization prior); absent: no prior. */
   intentHistory?: () => Promise<IntentSample[]>;
+  /** The GLOBAL view's units (summaries, thread maps, communities); absent: GLOBAL prompts read chunks and notes only. */
+  structure?: StructureSearcher | null;
 }
 
 export interface RecallInput {
@@ -90,6 +94,8 @@ export interface RecallOptions {
    * out. Only LOCAL and HYBRID intents walk the graph.
    */
   graph?: number | false;
+  /** The GLOBAL view's structural items (structure-stage.ts): false adds none; values override the defaults. */
+  structure?: Partial<StructureOptions> | false;
   /** Intent routing (intent-class.ts): false classifies nothing and keeps the default weights. */
   intentRouting?: boolean;
   /** Ask the LLM for variants / intent (when one is given). Default true. */
@@ -283,15 +289,29 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       rerank: { ...funnel.rerank, intentClass: intentClass?.intent ?? null },
     });
     if (signal?.aborted) return err(cancelled());
+    const structured = await withStructure({
+      prompt: unframe(prompt),
+      items: outcome.items,
+      mode: intentClass?.mode ?? null,
+      coreCount: intentClass ? INTENT_PROFILES[intentClass.intent].coreCount : DEFAULT_CORE_COUNT,
+      searcher: options.structure === false ? null : (deps.structure ?? null),
+      judgment,
+      relevance: { ...DEFAULT_RELEVANCE, ...(options.relevance || {}) },
+      refused: outcome.holdsNothing !== null,
+      options: { ...DEFAULT_STRUCTURE, ...(options.structure || {}) },
+    });
+    if (signal?.aborted) return err(cancelled());
     return ok({
       prompt,
       intent,
       decomposition,
       funnel: funnel.enabled,
       ...outcome,
+      items: structured.items,
+      structure: structured.trace,
       dampening: damped?.trace ?? null,
       intentClass,
-      accessWrites: accessWrites(outcome.items, deps.now),
+      accessWrites: accessWrites(structured.items, deps.now),
       stages: stages.result({
         intent: intent.fallbackReason,
         decompose: decomposition.fallbackReason,

@@ -105,7 +105,8 @@ export function accessWrites(items: readonly { record: Pick<CandidateRecord, 'id
   const seen = new Set<string>();
   const out: AccessWrite[] = [];
   for (const { record } of items) {
-    if (seen.has(record.id)) continue;
+    // A structural unit is rebuilt from its sources; it has no reads to keep.
+    if (seen.has(record.id) || record.kind === 'structure') continue;
     seen.add(record.id);
     out.push({ id: record.id, kind: record.kind, at: now });
   }

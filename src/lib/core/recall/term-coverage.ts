@@ -16,6 +16,8 @@ import type { LexicalExplanation } from './ports';
 export interface TermCoverage {
   /** The prompt's distinct index terms with their vault statistics. */
   terms: LexicalExplanation['terms'];
+  /** Each term's weight (termWeight), in `terms` order. */
+  weights: readonly number[];
   /** Terms no document of the vault holds. */
   unknown: string[];
   /** Per candidate id: the share (0..1) of the prompt's idf mass its keyword document holds. */
@@ -48,7 +50,7 @@ export function termCoverage(explanation: LexicalExplanation): TermCoverage {
     best = Math.max(best, share);
   }
   const unknown = explanation.terms.filter((t) => t.df === 0).map((t) => t.term);
-  return { terms: explanation.terms, unknown, coverage, held: explanation.matched, best };
+  return { terms: explanation.terms, weights, unknown, coverage, held: explanation.matched, best };
 }
 
 /** The settings of the relevance stage (funnel.ts); measured in src/lib/services/recall/README.md. */

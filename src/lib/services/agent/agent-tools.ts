@@ -75,8 +75,15 @@ const sanitizer =
 type Sanitize = ReturnType<typeof sanitizer>;
 
 function sourceOf(record: CandidateRecord): AgentSource {
+  // A structural unit (summary, thread map, community) is drawn from conversations, one or several.
   const kind =
-    record.kind === 'note' ? (record.tier === 'resource' ? 'resource' : 'note') : record.conversationId ? 'conversation' : 'resource';
+    record.kind === 'note'
+      ? record.tier === 'resource'
+        ? 'resource'
+        : 'note'
+      : record.conversationId || record.kind === 'structure'
+        ? 'conversation'
+        : 'resource';
   return { kind, conversation_id: record.conversationId, title: record.sourceTitle, message_ids: [...record.messageIds] };
 }
 

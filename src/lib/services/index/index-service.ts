@@ -30,6 +30,7 @@ import { embedderLabel, loadState, openModel } from './load';
 import type { VectorSearchMode } from './model-index';
 import { indexStatus } from './status';
 import { LEXICAL } from './vector-indexes';
+import { STRUCTURE_ID, StructureView } from './structure-view';
 
 export interface IndexServiceDeps extends IndexDeps {
   /** How vector searches are answered (default 'hnsw', as the app does). */
@@ -41,10 +42,13 @@ export class IndexService {
   /** Called after work was queued (the worker wakes its runner). */
   onQueued: () => void = () => undefined;
   private readonly vectorMode: VectorSearchMode;
+  /** The GLOBAL view's structural units (summaries, thread maps, communities), built on demand. */
+  readonly structure: StructureView;
 
   constructor(deps: IndexServiceDeps) {
     this.parts = new IndexParts(deps);
     this.vectorMode = deps.vectorSearch ?? 'hnsw';
+    this.structure = new StructureView(this.parts, (ids) => readCandidates(this.parts.vault, ids));
   }
 
   /** Loads every index; queues embedding when documents lack vectors (e.g. after a crash). */
@@ -95,8 +99,17 @@ export class IndexService {
     return this.parts.indexes.serving.model?.similarity(vector, ids) ?? new Map<string, number>();
   }
 
-  candidates(ids: readonly string[]): Promise<CandidateRecord[]> {
-    return readCandidates(this.parts.vault, ids);
+  /** Chunks and notes by id as recall reads them, and structural units as last built. */
+  async candidates(ids: readonly string[]): Promise<CandidateRecord[]> {
+    const structural = ids.filter((id) => STRUCTURE_ID.test(id));
+    if (structural.length === 0) return readCandidates(this.parts.vault, ids);
+    return [
+      ...(await readCandidates(
+        this.parts.vault,
+        ids.filter((id) => !STRUCTURE_ID.test(id)),
+      )),
+      ...this.structure.get(structural),
+    ];
   }
 
   /** The serving embedder (queries are embedded with its query prefix). */
@@ -146,6 +159,9 @@ export class IndexService {
             k,
           ),
         hubs: () => ({ p90: this.parts.graph.p90(), entitiesOf: (id) => this.parts.graph.entitiesOf(id) }),
+      },
+      structure: {
+        search: async (prompt, k) => (await this.structure.index()).search(prompt, k),
       },
       queryEmbedder: async () => {
         const embedder = await this.servingEmbedder();

@@ -13,7 +13,7 @@ import { assemblePackage, type AssembledPackage, type FlaggedLinePolicy } from '
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
 import { loadTokenCounter } from '../../core/text/token-count';
 import type { PackageFormat } from '../../core/recall/package-format';
-import type { CandidateRecord, CandidateStore } from '../../core/recall/ports';
+import type { CandidateRecord, CandidateStore, StructureSearcher } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
 import type { Reranker } from '../../core/recall/rerank';
 import type { RecallResult } from '../../core/recall/types';
@@ -119,7 +119,7 @@ export class RecallService {
     const clock = this.options.clock ?? (() => performance.now());
     const started = clock();
     const models = this.models();
-    const outcome = await this.core({ prompt }, { signal }, (this.options.now ?? Date.now)(), this.store({ prompt }, new Map()));
+    const outcome = await this.core({ prompt }, { signal }, (this.options.now ?? Date.now)(), this.reader({ prompt }, new Map()));
     // Computed with a model that is gone (or without one that came): not kept.
     if (!sameModels(models, this.models())) return null;
     return outcome.ok && !signal.aborted ? { result: outcome.value, ms: clock() - started } : null;
@@ -139,7 +139,12 @@ export class RecallService {
   }
 
   /** The core pipeline over the index's sources with this service's models and breakers. */
-  private async core(query: RecallQuery, recallOptions: RecallOptions, now: number, store: CandidateStore): Promise<Result<RecallResult>> {
+  private async core(
+    query: RecallQuery,
+    recallOptions: RecallOptions,
+    now: number,
+    { store, structure }: { store: CandidateStore; structure: StructureSearcher | null },
+  ): Promise<Result<RecallResult>> {
     await loadTokenCounter();
     const embedder = await this.sources.queryEmbedder();
     const intentHistory = async (): Promise<IntentSample[]> =>
@@ -152,6 +157,7 @@ export class RecallService {
         embedder,
         store,
         ...(this.sources.graph ? { graph: this.sources.graph } : {}),
+        structure,
         intentHistory,
         llm: this.options.llm?.() ?? null,
         reranker: this.options.reranker?.() ?? null,
@@ -165,19 +171,30 @@ export class RecallService {
     );
   }
 
-  /** The person's drops are never read; their pins come back marked. */
-  private store(query: RecallQuery, excluded: Map<string, CandidateRecord>): CandidateStore {
+  /** The person's drops are never read; their pins come back marked (chunks, notes and structural units alike). */
+  private reader(
+    query: RecallQuery,
+    excluded: Map<string, CandidateRecord>,
+  ): { store: CandidateStore; structure: StructureSearcher | null } {
     const dropped = new Set(query.dropped ?? []);
     const pinned = new Set(query.pinned ?? []);
+    const keep = (record: CandidateRecord): CandidateRecord | null => {
+      if (!dropped.has(record.id)) return pinned.has(record.id) ? { ...record, pinned: true } : record;
+      excluded.set(record.id, record);
+      return null;
+    };
+    const structure = this.sources.structure;
     return {
-      get: async (ids) => {
-        const out: CandidateRecord[] = [];
-        for (const record of await this.sources.store.get(ids)) {
-          if (dropped.has(record.id)) excluded.set(record.id, record);
-          else out.push(pinned.has(record.id) ? { ...record, pinned: true } : record);
-        }
-        return out;
-      },
+      store: { get: async (ids) => (await this.sources.store.get(ids)).flatMap((r) => keep(r) ?? []) },
+      structure: structure
+        ? {
+            search: async (prompt, k) =>
+              (await structure.search(prompt, k)).flatMap((hit) => {
+                const record = keep(hit.record);
+                return record ? [{ ...hit, record }] : [];
+              }),
+          }
+        : null,
     };
   }
 
@@ -197,7 +214,8 @@ export class RecallService {
     }
     const excluded = new Map<string, CandidateRecord>();
     const embedder = await this.sources.queryEmbedder();
-    const store = this.store(query, excluded);
+    const reader = this.reader(query, excluded);
+    const store = reader.store;
     const now = at ?? (this.options.now ?? Date.now)();
     const prefetch = this.prefetch;
     const models = prefetch ? this.prefetchModelsNow(prefetch) : null;
@@ -209,7 +227,7 @@ export class RecallService {
       const clock = this.options.clock ?? (() => performance.now());
       const started = clock();
       const computedAt = (this.options.now ?? Date.now)();
-      outcome = hit ? ok(prefetch!.serve(hit, query.prompt, now)) : await this.core(query, recallOptions, now, store);
+      outcome = hit ? ok(prefetch!.serve(hit, query.prompt, now)) : await this.core(query, recallOptions, now, reader);
       if (outcome.ok && prefetch && !recallOptions.signal?.aborted)
         prefetch.asked(sameModels(models!, this.models()) ? key : null, query.prompt.trim(), outcome.value, clock() - started, computedAt);
     } finally {

@@ -1,0 +1,113 @@
+/**
+ * The GLOBAL view's index (issue 12): the vault's session summaries (table `summaries`, written by
+ * the extraction job), thread maps (table `threadMaps`, written by the sweep) and the entity
+ * communities of the index's graph (core/graph/communities.ts), as structural units in a keyword
+ * index of their own (core/recall/structure-units.ts). Built on the first GLOBAL or HYBRID recall;
+ * when the tables or the graph have changed since, the next recall is served from the index as it
+ * was while a fresh one is built in the background, so no prompt waits on a rebuild but the first.
+ * Nothing is persisted: everything it reads is stored, and a build reads it again.
+ */
+import { entityCommunities } from '../../core/graph/communities';
+import type { CandidateRecord } from '../../core/recall/ports';
+import {
+  COMMUNITY_QUOTES,
+  communityUnit,
+  StructureIndex,
+  summaryUnit,
+  threadMapUnit,
+  type SourceConversation,
+} from '../../core/recall/structure-units';
+import { withStoreTimeout } from '../../store/transaction';
+import type { IndexParts } from './index-parts';
+
+/** Ids of structural units (never those of chunks or notes, which are `prefix_…`). */
+export const STRUCTURE_ID = /^(?:summary|thread|community):/u;
+
+export class StructureView {
+  private built: { signature: string; index: StructureIndex } | null = null;
+  private building: Promise<StructureIndex> | null = null;
+  /** Bumped whenever a document of the index changes (the graph changes with the documents). */
+  private documentsVersion = 0;
+
+  constructor(
+    private readonly parts: IndexParts,
+    private readonly read: (ids: readonly string[]) => Promise<CandidateRecord[]>,
+  ) {
+    parts.catalog.watch(() => this.documentsVersion++);
+  }
+
+  /** The index to search now: the current one, else (built before) the last one while a new one builds. */
+  async index(): Promise<StructureIndex> {
+    const signature = await this.signature();
+    if (this.built?.signature === signature) return this.built.index;
+    const fresh = this.rebuild(signature);
+    return this.built ? this.built.index : fresh;
+  }
+
+  /** The structural units with these ids in the index as last built (pins name them across recalls). */
+  get(ids: readonly string[]): CandidateRecord[] {
+    return ids.flatMap((id) => this.built?.index.get(id) ?? []);
+  }
+
+  private rebuild(signature: string): Promise<StructureIndex> {
+    if (this.building) return this.building;
+    this.building = this.build()
+      .then((index) => {
+        this.built = { signature, index };
+        return index;
+      })
+      .finally(() => {
+        this.building = null;
+      });
+    // A background rebuild that fails leaves the last index serving; the next recall tries again.
+    this.building.catch(() => undefined);
+    return this.building;
+  }
+
+  private async signature(): Promise<string> {
+    const db = this.parts.vault.db;
+    const [summaries, lastSummary, maps, lastMap] = await withStoreTimeout(
+      Promise.all([db.summaries.count(), db.summaries.orderBy('at').last(), db.threadMaps.count(), db.threadMaps.orderBy('at').last()]),
+      { label: 'reading what the structural index was built from' },
+    );
+    return [summaries, lastSummary?.at ?? 0, maps, lastMap?.at ?? 0, this.documentsVersion].join('/');
+  }
+
+  private async build(): Promise<StructureIndex> {
+    const db = this.parts.vault.db;
+    const [summaries, maps] = await withStoreTimeout(Promise.all([db.summaries.toArray(), db.threadMaps.toArray()]), {
+      label: 'reading summaries and thread maps',
+    });
+    const communities = entityCommunities(this.parts.graph);
+    const wanted = [
+      ...new Set([
+        ...summaries.map((s) => s.conversationId),
+        ...maps.flatMap((m) => m.sessionIds),
+        ...communities.flatMap((c) => c.conversationIds),
+      ]),
+    ];
+    const rows = wanted.length ? await withStoreTimeout(db.conversations.bulkGet(wanted), { label: 'reading conversations' }) : [];
+    const visible = new Map<string, SourceConversation>();
+    for (const c of rows) if (c?.state === 'visible') visible.set(c.id, { id: c.id, title: c.title, date: c.createdAt });
+    const records: CandidateRecord[] = [];
+    for (const s of summaries) {
+      const conversation = visible.get(s.conversationId);
+      if (conversation && s.text.trim()) records.push(summaryUnit(s, conversation));
+    }
+    for (const m of maps) if (m.sessionIds.some((id) => visible.has(id))) records.push(threadMapUnit(m, visible));
+    // The documents a community quotes are read as recall reads them: what is no longer retrievable is left out.
+    const quoted = communities.map((c) => c.docIds.slice(0, COMMUNITY_QUOTES));
+    const documents = new Map((await this.read([...new Set(quoted.flat())])).map((r) => [r.id, r]));
+    communities.forEach((community, i) => {
+      const docs = quoted[i]!.flatMap((id) => {
+        const r = documents.get(id);
+        return r
+          ? [{ id, text: r.text, conversationId: r.conversationId, title: r.sourceTitle, date: r.date, messageIds: r.messageIds }]
+          : [];
+      });
+      // A community whose documents are all gone (deleted, archived) has nothing to say.
+      if (docs.length > 0) records.push(communityUnit(community, docs, visible));
+    });
+    return new StructureIndex(records);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The GLOBAL view through the app's read path: chats imported by the importer, extracted by the
+ * extraction job (which stores each session's summary), indexed by the index service (which builds
+ * the entity graph), asked through the recall service. A GLOBAL prompt gets structural items (a
+ * session summary, an entity community) packed as Structural with their sources; a LOCAL prompt
+ * gets none; the person's drops and pins apply to them as to any item.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
+import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
+import type { Vault } from '../../../src/lib/store/vault';
+import { freshVault, importText } from '../extract-job/helpers';
+
+const TRIP = [
+  'User: Planning five days in Lisbon in May. Alfama or Baixa for the hotel?',
+  'Assistant: Alfama is hilly and charming; Baixa is flat and central. From Lisbon, Sintra and Cascais are easy day trips.',
+  "User: We'll stay in Alfama, not Baixa. Let's skip Sintra and take the train to Cascais on day 3.",
+  'Assistant: Good plan. The Cascais train leaves from Cais do Sodré every twenty minutes; Alfama to Cais do Sodré is a short tram ride.',
+  'User: Book the Alfama guesthouse near the Lisbon cathedral, and Cascais on Wednesday.',
+].join('\n');
+
+const GARDEN = [
+  'User: My Rachio controller waters the tomato beds through Hunter valves. Should I switch the hub to Zigbee?',
+  'Assistant: The Rachio works over Wi-Fi; Hunter valves are wired at 24V. Zigbee would only matter for extra soil sensors.',
+  "User: Then I'll keep the Rachio on Wi-Fi and add two Hunter valves for the new beds.",
+  'Assistant: Run the Hunter valve wires back to the Rachio box; no Zigbee needed.',
+].join('\n');
+
+const CAT = [
+  'User: Miso, my cat, is overweight. The vet, Dr. Patel, wants her to lose 400 grams.',
+  'Assistant: Measure portions and switch Miso to wet food twice a day; Dr. Patel may suggest a weight-control formula.',
+  "User: Decision: Miso gets wet food twice a day and no more dry food. I'll weigh her every Sunday for Dr. Patel.",
+].join('\n');
+
+describe('the GLOBAL view through the recall service', () => {
+  let vault: Vault;
+  let index: InProcessIndex;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    vault = await freshVault();
+    for (const [name, text] of [
+      ['lisbon.txt', TRIP],
+      ['garden.txt', GARDEN],
+      ['cat.txt', CAT],
+    ] as const) {
+      const [id] = await importText(vault, text, name);
+      ids[name] = id!;
+      await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
+    }
+    index = await openInProcessIndex(vault);
+    await index.runJobs();
+  }, 60_000);
+
+  afterAll(async () => {
+    index.close();
+    await vault.db.delete();
+  });
+
+  const ask = async (prompt: string, more: { pinned?: string[]; dropped?: string[] } = {}) => {
+    const answer = await index.recaller().answer({ prompt, ...more }, { writeBack: false });
+    if (!answer.ok) throw new Error(answer.error.message);
+    return answer.value;
+  };
+
+  it('builds summaries from the extraction job and communities from the entity graph', async () => {
+    const built = await index.service.structure.index();
+    expect(built.counts().summary).toBe(3);
+    expect(built.counts().community).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a GLOBAL prompt gets structural items, packed Structural, with their sources', async () => {
+    const answer = await ask('Give me an overview of the Lisbon trip: Alfama, Sintra and Cascais');
+    expect(answer.result.intentClass?.mode).toBe('GLOBAL');
+    const structural = answer.result.items.filter((i) => i.record.kind === 'structure');
+    expect(structural.map((i) => i.record.id)).toContain(`summary:${ids['lisbon.txt']}`);
+    expect(answer.result.structure).toMatchObject({ mode: 'GLOBAL', searched: true });
+    expect(answer.result.structure!.added).toEqual(structural.map((i) => i.record.id));
+    // Every structural item names the trip as a source, and none is about the garden or the cat.
+    for (const item of structural) {
+      expect(item.record.structure!.sources.map((s) => s.conversationId)).toContain(ids['lisbon.txt']);
+      expect(item.record.text).not.toMatch(/Rachio|Miso/u);
+    }
+    const entry = answer.package.entries.find((e) => e.ref === `summary:${ids['lisbon.txt']}`);
+    expect(entry?.budgetTier).toBe('structural');
+    expect(answer.package.text).toMatch(/Summary of "/u);
+    // Structural units are rebuilt from their sources: no read is written back for them.
+    expect(answer.result.accessWrites.map((w) => w.id)).not.toContain(`summary:${ids['lisbon.txt']}`);
+  });
+
+  it('a LOCAL prompt reads chunks and notes only', async () => {
+    const answer = await ask('When is the train to Cascais?');
+    expect(answer.result.intentClass?.mode).toBe('LOCAL');
+    expect(answer.result.items.some((i) => i.record.kind === 'structure')).toBe(false);
+    expect(answer.result.structure).toMatchObject({ searched: false, added: [] });
+  });
+
+  it('an off-topic GLOBAL prompt is refused without structural padding', async () => {
+    const answer = await ask('Explain the principles of quantum chromodynamics');
+    expect(answer.result.holdsNothing).not.toBeNull();
+    expect(answer.result.items).toEqual([]);
+    expect(answer.result.structure).toMatchObject({ searched: false, why: 'the vault holds nothing on this prompt' });
+  });
+
+  it('a dropped structural item stays out; a pinned one is kept, even for a LOCAL prompt', async () => {
+    const id = `summary:${ids['lisbon.txt']}`;
+    const dropped = await ask('Give me an overview of the Lisbon trip: Alfama, Sintra and Cascais', { dropped: [id] });
+    expect(dropped.result.items.map((i) => i.record.id)).not.toContain(id);
+    expect(dropped.excluded).toEqual([{ id, record: expect.objectContaining({ id, kind: 'structure' }) }]);
+    const pinned = await ask('When is the train to Cascais?', { pinned: [id] });
+    const item = pinned.result.items.find((i) => i.record.id === id);
+    expect(item?.record.pinned).toBe(true);
+    expect(pinned.package.entries.find((e) => e.ref === id)?.budgetTier).toBe('core');
+  });
+});
