@@ -1,7 +1,7 @@
 /**
- * `eval global [--prompts FILE] [--corpus DIR] [--global N] [--hybrid N] [--of-best X] [--json]`: what the GLOBAL
- * view's structural items do for big-picture prompts about the chats of the labelled extraction
- * corpus, each asked with them off and on (services/eval/global-view.ts).
+ * `eval global [--prompts FILE] [--corpus DIR] [--global N] [--hybrid N] [--of-best X] [--focus X|off] [--json]`: what the GLOBAL
+ * view's stages (structural items, session focus) do for big-picture prompts about the chats of the
+ * labelled extraction corpus, each asked with them off and on (services/eval/global-view.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { vaultError, VaultFailure } from '../../lib/core/errors';
@@ -16,7 +16,8 @@ import { loadHnswlibQuietly } from './hnswlib-node';
 export const DEFAULT_GLOBAL_PROMPTS = fileURLToPath(new URL('../../../tests/fixtures/recall/global-prompts.json', import.meta.url));
 export const DEFAULT_GLOBAL_CORPUS = fileURLToPath(new URL('../../../tests/fixtures/extraction', import.meta.url));
 
-export const EVAL_GLOBAL_USAGE = 'eval global [--prompts FILE] [--corpus DIR] [--global N] [--hybrid N] [--of-best X] [--json]';
+export const EVAL_GLOBAL_USAGE =
+  'eval global [--prompts FILE] [--corpus DIR] [--global N] [--hybrid N] [--of-best X] [--focus X|off] [--json]';
 
 function count(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -31,6 +32,7 @@ export async function runEvalGlobal(argv: readonly string[]): Promise<CommandRes
     global: { type: 'string' },
     hybrid: { type: 'string' },
     'of-best': { type: 'string' },
+    focus: { type: 'string' },
   });
   if (positionals.length > 1)
     throw new UsageError(`eval global takes no file argument (got ${positionals.slice(1).join(', ')}); use --prompts and --corpus.`);
@@ -42,6 +44,8 @@ export async function runEvalGlobal(argv: readonly string[]): Promise<CommandRes
   const hybrid = count(values.hybrid, 'hybrid');
   const ofBest = values['of-best'] === undefined ? undefined : Number(values['of-best']);
   if (ofBest !== undefined && !(ofBest >= 0 && ofBest <= 1)) throw new UsageError('--of-best takes a share between 0 and 1.');
+  const focus = values.focus === undefined ? undefined : values.focus === 'off' ? false : Number(values.focus);
+  if (typeof focus === 'number' && !(focus > 0 && focus <= 1)) throw new UsageError('--focus takes a share above 0 and at most 1, or off.');
   await loadHnswlibQuietly();
   const started = performance.now();
   const report = await runGlobalEval(corpus, prompts.value, {
@@ -50,6 +54,7 @@ export async function runEvalGlobal(argv: readonly string[]): Promise<CommandRes
       ...(hybrid !== undefined ? { hybrid } : {}),
       ...(ofBest !== undefined ? { ofBest } : {}),
     },
+    ...(focus !== undefined ? { focus } : {}),
   });
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -75,7 +80,7 @@ export function formatGlobalReport(r: GlobalReport, settings: string): string {
     row('off', r.off),
     row('on', r.on),
     ...Object.entries(r.byKind).flatMap(([k, v]) => [row(`${k} off`, v.off), row(`${k} on`, v.on)]),
-    `Ask by ask, the share of package items from the prompt's chat with the structural items on: ${r.perAsk.better} higher, ${r.perAsk.worse} lower, ${r.perAsk.same} the same.`,
+    `Ask by ask, the share of package items from the prompt's chat with the GLOBAL view's stages on: ${r.perAsk.better} higher, ${r.perAsk.worse} lower, ${r.perAsk.same} the same.`,
     "target: asks whose package holds an item of the prompt's chat; precision: the share of package items from it; structural: structural items per ask; on target: the share of those drawn from the prompt's chat.",
     settings,
   ].join('\n');

@@ -84,6 +84,12 @@ describe('the GLOBAL view through the recall service', () => {
     const entry = answer.package.entries.find((e) => e.ref === `summary:${ids['lisbon.txt']}`);
     expect(entry?.budgetTier).toBe('structural');
     expect(answer.package.text).toMatch(/Summary of "/u);
+    // Session focus: the package holds the trip, not the garden or the cat.
+    expect(answer.result.focus).toMatchObject({ ratio: 0.5 });
+    for (const item of answer.result.items) {
+      const from = item.record.structure?.sources.map((s) => s.conversationId) ?? [item.record.conversationId];
+      expect(from, item.record.text).toContain(ids['lisbon.txt']);
+    }
     // Structural units are rebuilt from their sources: no read is written back for them.
     expect(answer.result.accessWrites.map((w) => w.id)).not.toContain(`summary:${ids['lisbon.txt']}`);
   });

@@ -1,10 +1,10 @@
 /**
  * The GLOBAL view's gate: the 100 big-picture prompts of tests/fixtures/recall/global-prompts.json
  * about chats of the labelled extraction corpus, asked through the app's read path (`engram eval
- * global`, defaults) with the structural items off and on. With them on, the share of package items
- * drawn from the prompt's chat must stay at least the share with them off, and neither it, the share
- * of asks whose package holds the chat, nor the share of structural items drawn from the chat may fall
- * more than the tolerance below the committed baseline (the JSON of `npm run -s engram -- eval global
+ * global`, defaults) with the GLOBAL view's stages (structural items, session focus) off and on. With
+ * them on, the share of package items drawn from the prompt's chat must stay at least the share with
+ * them off, and neither it, the share of asks whose package holds the chat, nor the share of
+ * structural items drawn from the chat may fall more than the tolerance below the committed baseline (the JSON of `npm run -s engram -- eval global
  * --json`; it changes only in a commit that says why). About 15 s on a quiet machine.
  */
 import { readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ const TOLERANCE = 0.01;
 const STRUCTURAL_TOLERANCE = 0.05;
 
 describe('GLOBAL view gate (big-picture prompts over the labelled corpus, the app path)', () => {
-  it("structural items raise the share of the package drawn from the prompt's chat, and hold the baseline", async () => {
+  it("the GLOBAL view's stages raise the share of the package drawn from the prompt's chat, and hold the baseline", async () => {
     const { json } = await runEvalGlobal(['global']);
     const report = json as GlobalReport;
     const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as GlobalReport;

@@ -9,8 +9,8 @@ import {
   threadMapUnit,
   type SourceConversation,
 } from '../../../src/lib/core/recall/structure-units';
-import { DEFAULT_STRUCTURE, unitCoverage, withStructure, type StructureStageInput } from '../../../src/lib/core/recall/structure-stage';
-import { DEFAULT_RELEVANCE, termCoverage } from '../../../src/lib/core/recall/term-coverage';
+import { DEFAULT_STRUCTURE, withStructure, type StructureStageInput } from '../../../src/lib/core/recall/structure-stage';
+import { DEFAULT_RELEVANCE, termCoverage, unitCoverage } from '../../../src/lib/core/recall/term-coverage';
 import type { StoredThreadMap } from '../../../src/lib/core/records';
 import { fakeSanitize, NOW, DAY, scored } from '../../factories/recall';
 

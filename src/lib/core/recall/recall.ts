@@ -27,6 +27,7 @@ import { accessWrites, scoreAll } from './scoring';
 import type { Reranker } from './rerank';
 import { floorFor } from './similarity-floor';
 import { breakersOrFresh, StageRecorder } from './stage-trace';
+import { focusOnSessions, SESSION_FOCUS } from './session-focus';
 import { DEFAULT_STRUCTURE, withStructure, type StructureOptions } from './structure-stage';
 import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check';
 import { DEFAULT_RELEVANCE, termCoverage, type RelevanceOptions, type TermCoverage } from './term-coverage';
@@ -94,6 +95,8 @@ export interface RecallOptions {
    * out. Only LOCAL and HYBRID intents walk the graph.
    */
   graph?: number | false;
+  /** Session focus for GLOBAL prompts (session-focus.ts): the ratio (SESSION_FOCUS by default); false switches it off. */
+  focus?: number | false;
   /** The GLOBAL view's structural items (structure-stage.ts): false adds none; values override the defaults. */
   structure?: Partial<StructureOptions> | false;
   /** Intent routing (intent-class.ts): false classifies nothing and keeps the default weights. */
@@ -289,14 +292,20 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       rerank: { ...funnel.rerank, intentClass: intentClass?.intent ?? null },
     });
     if (signal?.aborted) return err(cancelled());
+    const relevance = { ...DEFAULT_RELEVANCE, ...(options.relevance || {}) };
+    const ratio = options.focus === false ? 0 : (options.focus ?? SESSION_FOCUS);
+    const focused =
+      intentClass?.mode === 'GLOBAL' && judgment && ratio > 0 && outcome.holdsNothing === null
+        ? focusOnSessions(outcome.items, judgment, { ratio, refuseBelow: relevance.refuseBelow })
+        : null;
     const structured = await withStructure({
       prompt: unframe(prompt),
-      items: outcome.items,
+      items: focused?.items ?? outcome.items,
       mode: intentClass?.mode ?? null,
       coreCount: intentClass ? INTENT_PROFILES[intentClass.intent].coreCount : DEFAULT_CORE_COUNT,
       searcher: options.structure === false ? null : (deps.structure ?? null),
       judgment,
-      relevance: { ...DEFAULT_RELEVANCE, ...(options.relevance || {}) },
+      relevance,
       refused: outcome.holdsNothing !== null,
       options: { ...DEFAULT_STRUCTURE, ...(options.structure || {}) },
     });
@@ -308,6 +317,8 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       funnel: funnel.enabled,
       ...outcome,
       items: structured.items,
+      dropped: [...outcome.dropped, ...(focused?.dropped ?? [])],
+      focus: focused?.trace ?? null,
       structure: structured.trace,
       dampening: damped?.trace ?? null,
       intentClass,

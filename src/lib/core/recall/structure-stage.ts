@@ -10,7 +10,7 @@
  */
 import type { RetrievalMode } from './intent-class';
 import type { StructureSearcher } from './ports';
-import type { TermCoverage, RelevanceOptions } from './term-coverage';
+import { unitCoverage, type TermCoverage, type RelevanceOptions } from './term-coverage';
 import type { ScoredCandidate } from './types';
 
 export interface StructureOptions {
@@ -65,22 +65,13 @@ export interface StructureStageInput {
   options: StructureOptions;
 }
 
-/** The share of the prompt's idf mass a unit's terms hold (as termCoverage does for a chunk). */
-export function unitCoverage(judgment: TermCoverage, terms: ReadonlySet<string>): number {
-  const total = judgment.weights.reduce((sum, w) => sum + w, 0);
-  if (total <= 0) return 0;
-  let held = 0;
-  judgment.terms.forEach((t, i) => {
-    if (terms.has(t.term)) held += judgment.weights[i]!;
-  });
-  return held / total;
-}
+type StageOutput = { items: ScoredCandidate[]; trace: StructureTrace };
 
-function skip(input: StructureStageInput, why: string): { items: ScoredCandidate[]; trace: StructureTrace } {
+function skip(input: StructureStageInput, why: string): StageOutput {
   return { items: [...input.items], trace: { mode: input.mode, searched: false, found: 0, added: [], why } };
 }
 
-export async function withStructure(input: StructureStageInput): Promise<{ items: ScoredCandidate[]; trace: StructureTrace }> {
+export async function withStructure(input: StructureStageInput): Promise<StageOutput> {
   const limit = input.mode === 'GLOBAL' ? input.options.global : input.mode === 'HYBRID' ? input.options.hybrid : 0;
   if (limit <= 0) return skip(input, input.mode === null ? 'intent routing is off' : `a ${input.mode} prompt reads chunks and notes only`);
   if (!input.searcher) return skip(input, 'this vault has no structural index');

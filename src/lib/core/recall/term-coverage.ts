@@ -53,6 +53,17 @@ export function termCoverage(explanation: LexicalExplanation): TermCoverage {
   return { terms: explanation.terms, weights, unknown, coverage, held: explanation.matched, best };
 }
 
+/** The share of the prompt's idf mass a set of index terms holds (a structural unit's, a session summary's), weighted as termCoverage weighs a candidate's. */
+export function unitCoverage(judgment: TermCoverage, terms: ReadonlySet<string>): number {
+  const total = judgment.weights.reduce((sum, w) => sum + w, 0);
+  if (total <= 0) return 0;
+  let held = 0;
+  judgment.terms.forEach((t, i) => {
+    if (terms.has(t.term)) held += judgment.weights[i]!;
+  });
+  return held / total;
+}
+
 /** The settings of the relevance stage (funnel.ts); measured in src/lib/services/recall/README.md. */
 export interface RelevanceOptions {
   /** Below this best coverage the vault holds nothing on the prompt. */

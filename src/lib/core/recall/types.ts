@@ -6,6 +6,7 @@ import type { DampeningTrace } from './dampening';
 import type { IntentClassification } from './intent-class';
 import type { RerankStatus } from './rerank';
 import type { StageTraces } from './stage-trace';
+import type { FocusTrace } from './session-focus';
 import type { StructureTrace } from './structure-stage';
 import type { SubjectCheck } from './subject-check';
 import type { RelevanceStatus } from './term-coverage';
@@ -173,6 +174,8 @@ export interface RecallResult {
   dampening?: DampeningTrace | null;
   /** Refusal with evidence (subject-check.ts): who the prompt names and who the matches are about. */
   subject?: SubjectCheck | null;
+  /** Session focus (session-focus.ts): the conversations a GLOBAL prompt's package kept and left out; null when it did not run. */
+  focus?: FocusTrace | null;
   /** The GLOBAL view (structure-stage.ts): whether structural units were searched and which were added. */
   structure?: StructureTrace | null;
   accessWrites: AccessWrite[];

@@ -4,8 +4,9 @@
  * chat of the labelled extraction corpus (tests/fixtures/extraction), imported by the product's
  * importer, extracted by the extraction job (which stores each session's summary; rule-based, no
  * model), swept for thread maps and indexed by the index service. Each prompt of the set names the
- * one chat it is about; it is asked through the recall service with the app's defaults twice, with
- * the structural items off and on, and the package is judged by where its items come from:
+ * one chat it is about; it is asked through the recall service twice: "off", with the GLOBAL view's
+ * stages off (structural items and session focus, session-focus.ts), and "on", with the app's
+ * defaults. The package is judged by where its items come from:
  *   targetInPackage        the share of asks whose package holds an item of the prompt's chat;
  *   conversationPrecision  the mean share of package items drawn from that chat (a structural item
  *                          counts when its sources include it), over asks that were not refused;
@@ -76,6 +77,8 @@ export interface GlobalRunOptions {
   vectors?: VectorSearchMode;
   /** Structure-stage settings for the "on" pass (defaults: the app's). */
   structure?: Partial<StructureOptions>;
+  /** Session focus for the "on" pass (default: the app's SESSION_FOCUS; false: off). */
+  focus?: number | false;
   onProgress?: (what: string) => void;
 }
 
@@ -184,8 +187,11 @@ export async function runGlobalEval(
     for (const pass of ['off', 'on'] as const) {
       for (const p of prompts) {
         const target = idOf.get(p.conversation)!;
-        const structure = pass === 'off' ? false : (options.structure ?? {});
-        const answer = await recaller.answer({ prompt: p.prompt }, { writeBack: false, structure });
+        const stages =
+          pass === 'off'
+            ? { structure: false as const, focus: false as const }
+            : { structure: options.structure ?? {}, ...(options.focus !== undefined ? { focus: options.focus } : {}) };
+        const answer = await recaller.answer({ prompt: p.prompt }, { writeBack: false, ...stages });
         if (!answer.ok) throw new VaultFailure(answer.error);
         const { result, package: pkg } = answer.value;
         const mode = result.intentClass?.mode;

@@ -1,0 +1,66 @@
+/**
+ * Session focus (issue 12, precision for big-picture prompts): a GLOBAL prompt (conceptual,
+ * exploratory: "Give me an overview of ...", "Why did I ...") is about a subject, and its package
+ * should hold the sessions about it rather than every session that shares a word with it. Each
+ * conversation among the kept items is judged by what its retrieved memories hold together: the share
+ * of the prompt's informative vocabulary (the vault's idf, term-coverage.ts) held by the union of its
+ * candidates' keyword documents. Items of conversations holding less than `ratio` of the best
+ * conversation's share are dropped, with the reason. Items of no conversation (resources, notes of
+ * their own), structural items and pinned items stay; nothing happens when no conversation holds the
+ * relevance stage's refusal line. LOCAL and HYBRID prompts are not focused: a question that connects
+ * several sessions (LoCoMo's multi-hop) lost recall when they were (recall README, "Session focus").
+ */
+import { unitCoverage, type TermCoverage } from './term-coverage';
+import type { DroppedCandidate, ScoredCandidate } from './types';
+
+/**
+ * Chosen on `engram eval global` and `engram eval locomo` (recall README, "Session focus"): the largest
+ * share of big-picture packages drawn from the prompt's chat, with the asks whose package holds that
+ * chat not fewer and LoCoMo dev's funnel recall at 1,000 tokens within one question of no focus.
+ */
+export const SESSION_FOCUS = 0.5;
+
+export interface FocusTrace {
+  ratio: number;
+  /** The best conversation's share of the prompt. */
+  best: number;
+  /** Conversations kept and left out. */
+  kept: number;
+  left: number;
+}
+
+export function focusOnSessions(
+  items: readonly ScoredCandidate[],
+  judgment: TermCoverage,
+  options: { ratio: number; refuseBelow: number },
+): { items: ScoredCandidate[]; dropped: DroppedCandidate[]; trace: FocusTrace | null } {
+  const held = new Map<string, Set<string>>();
+  for (const item of items) {
+    const id = item.record.conversationId;
+    if (item.record.kind === 'structure' || !id) continue;
+    const terms = held.get(id) ?? new Set<string>();
+    for (const i of judgment.held.get(item.record.id) ?? []) terms.add(judgment.terms[i]!.term);
+    held.set(id, terms);
+  }
+  const coverage = new Map([...held].map(([id, terms]) => [id, unitCoverage(judgment, terms)]));
+  const best = Math.max(0, ...coverage.values());
+  if (best < options.refuseBelow) return { items: [...items], dropped: [], trace: null };
+  const line = options.ratio * best;
+  const left = new Set([...coverage].filter(([, c]) => c < line).map(([id]) => id));
+  const kept: ScoredCandidate[] = [];
+  const dropped: DroppedCandidate[] = [];
+  for (const item of items) {
+    const id = item.record.conversationId;
+    if (item.record.kind === 'structure' || item.record.pinned || !id || !left.has(id)) {
+      kept.push(item);
+      continue;
+    }
+    const share = Math.round(coverage.get(id)! * 100);
+    dropped.push({
+      candidate: item,
+      stage: 'relevance',
+      reason: `its conversation's memories hold ${share} % of the prompt, under ${Math.round(options.ratio * 100)} % of the best conversation's ${Math.round(best * 100)} %`,
+    });
+  }
+  return { items: kept, dropped, trace: { ratio: options.ratio, best, kept: coverage.size - left.size, left: left.size } };
+}
