@@ -6,6 +6,8 @@
  * gets none; the person's drops and pins apply to them as to any item.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExpandToolOutput, RecallToolOutput } from '../../../src/lib/core/api/agent-tools';
+import { AgentTools } from '../../../src/lib/services/agent/agent-tools';
 import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
 import type { Vault } from '../../../src/lib/store/vault';
@@ -117,5 +119,34 @@ describe('the GLOBAL view through the recall service', () => {
     const item = pinned.result.items.find((i) => i.record.id === id);
     expect(item?.record.pinned).toBe(true);
     expect(pinned.package.entries.find((e) => e.ref === id)?.budgetTier).toBe('core');
+  });
+
+  it('agents get structural items with their source conversations, and can expand a summary or a source', async () => {
+    const recaller = index.recaller();
+    const tools = new AgentTools(
+      {
+        names: () => ['Home'],
+        get: async () => ({ name: 'Home', vault, recaller }),
+        remember: () => Promise.reject(new Error('not here')),
+      },
+      { writeBack: false },
+    );
+    const recalled = await tools.call('recall', { prompt: 'Give me an overview of the Lisbon trip: Alfama, Sintra and Cascais' });
+    if (!recalled.ok) throw new Error(recalled.error.message);
+    const structural = (recalled.value as RecallToolOutput).items.filter((i) => i.kind === 'structure');
+    expect(structural.length).toBeGreaterThan(0);
+    for (const item of structural) {
+      expect(item.source.kind).toBe('conversation');
+      expect(item.source.conversation_ids).toContain(ids['lisbon.txt']);
+    }
+    const summary = await tools.call('expand', { id: `summary:${ids['lisbon.txt']}`, radius: 1 });
+    if (!summary.ok) throw new Error(summary.error.message);
+    expect((summary.value as ExpandToolOutput).conversation?.id).toBe(ids['lisbon.txt']);
+    expect((summary.value as ExpandToolOutput).turns.length).toBeGreaterThan(0);
+    const source = await tools.call('expand', { id: ids['garden.txt']! });
+    if (!source.ok) throw new Error(source.error.message);
+    expect((source.value as ExpandToolOutput).turns[0]!.text).toMatch(/Rachio/u);
+    const community = await tools.call('expand', { id: 'community:lisbon' });
+    expect(community.ok ? null : community.error.message).toMatch(/expand one of its source conversations/u);
   });
 });

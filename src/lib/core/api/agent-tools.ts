@@ -43,7 +43,13 @@ export const searchInput = z.object({
 });
 
 export const expandInput = z.object({
-  id: z.string().min(1).max(200).describe('An item id from recall or search (a chunk, a message or a note).'),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      "An item id from recall or search (a chunk, a message, a note or a session summary) or a conversation id from an item's source.",
+    ),
   radius: z.number().int().min(0).max(20).optional().describe('Turns to show before and after the item (default 2).'),
   vault: vaultField,
 });
@@ -63,6 +69,7 @@ export const listDecisionsInput = z.object({
 const source = z.object({
   kind: z.enum(['conversation', 'note', 'resource']),
   conversation_id: z.string().nullable(),
+  conversation_ids: z.array(z.string()).optional().describe("A structural item's source conversations (each one can be expanded)."),
   title: z.string().nullable().describe('The conversation or resource title.'),
   message_ids: z.array(z.string()),
 });

@@ -84,7 +84,13 @@ function sourceOf(record: CandidateRecord): AgentSource {
       : record.conversationId || record.kind === 'structure'
         ? 'conversation'
         : 'resource';
-  return { kind, conversation_id: record.conversationId, title: record.sourceTitle, message_ids: [...record.messageIds] };
+  return {
+    kind,
+    conversation_id: record.conversationId,
+    ...(record.structure ? { conversation_ids: record.structure.sources.map((s) => s.conversationId) } : {}),
+    title: record.sourceTitle,
+    message_ids: [...record.messageIds],
+  };
 }
 
 function itemOf(candidate: ScoredCandidate, sanitize: Sanitize, sanitized?: PackageEntry): AgentItem {
@@ -228,6 +234,14 @@ export class AgentTools {
     const { vault } = await this.vaults.get(name.value);
     const radius = input.radius ?? 2;
     const sanitize = sanitizer(await this.#policy());
+    if (/^(?:thread|community):/u.test(input.id)) {
+      return err(
+        vaultError(
+          'agent/not-found',
+          `${input.id} is a thread map or an entity community, rebuilt at each recall: expand one of its source conversations (source.conversation_ids) instead.`,
+        ),
+      );
+    }
     const found = await locate(vault, input.id);
     if (!found) return err(vaultError('agent/not-found', `Vault "${name.value}" holds no item ${input.id}.`));
     const note = found.note
@@ -319,6 +333,8 @@ async function locate(
   vault: Vault,
   id: string,
 ): Promise<{ conversationId: string | null; messageIds: string[]; note: NoteRecord | null } | null> {
+  // A session summary stands for its conversation.
+  if (id.startsWith('summary:')) return { conversationId: id.slice('summary:'.length), messageIds: [], note: null };
   const chunk = await vault.db.chunks.get(id);
   if (chunk) {
     if (chunk.parentType === 'note') {
@@ -334,5 +350,7 @@ async function locate(
     const first = note.sourceMessageIds.length ? await vault.db.messages.get(note.sourceMessageIds[0]!) : undefined;
     return { conversationId: note.conversationId ?? first?.conversationId ?? null, messageIds: note.sourceMessageIds, note };
   }
+  // A conversation id (a structural item's source): its opening turns.
+  if (await vault.db.conversations.get(id)) return { conversationId: id, messageIds: [], note: null };
   return null;
 }
