@@ -5,8 +5,8 @@
  * placed after the Core items and packed as Structural (budget.ts). LOCAL prompts (lookups and
  * facts) never search them. A unit is admitted by the same model-free judgment as a chunk: the share
  * of the prompt's informative vocabulary (the vault's own idf, term-coverage.ts) its text holds must
- * reach the relevance stage's refusal line and `keepRatio` of the best chunk's. A prompt the vault
- * holds nothing on gets no structural items either: an overview of the wrong subject is padding.
+ * reach the relevance stage's refusal line and `ofBest` of the best chunk's. A prompt the vault holds
+ * nothing on gets no structural items either: an overview of the wrong subject is padding.
  */
 import type { RetrievalMode } from './intent-class';
 import type { StructureSearcher } from './ports';
