@@ -176,12 +176,14 @@ export class StructureIndex {
   private readonly bm25 = new Bm25Index();
   private readonly units = new Map<string, { record: CandidateRecord; terms: ReadonlySet<string> }>();
 
-  constructor(records: readonly CandidateRecord[]) {
-    for (const record of records) {
-      const tokens = analyze(`${record.sourceTitle ?? ''}\n${record.text}`);
-      this.bm25.addTerms(record.id, tokens);
-      this.units.set(record.id, { record, terms: new Set(tokens) });
-    }
+  constructor(records: readonly CandidateRecord[] = []) {
+    for (const record of records) this.add(record);
+  }
+
+  add(record: CandidateRecord): void {
+    const tokens = analyze(`${record.sourceTitle ?? ''}\n${record.text}`);
+    this.bm25.addTerms(record.id, tokens);
+    this.units.set(record.id, { record, terms: new Set(tokens) });
   }
 
   get size(): number {

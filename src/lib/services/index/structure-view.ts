@@ -17,8 +17,12 @@ import {
   threadMapUnit,
   type SourceConversation,
 } from '../../core/recall/structure-units';
+import { yieldToEventLoop } from '../../core/jobs/yield';
 import { withStoreTimeout } from '../../store/transaction';
 import type { IndexParts } from './index-parts';
+
+/** Units indexed between two yields to the event loop. */
+const BUILD_SLICE = 200;
 
 /** Ids of structural units (never those of chunks or notes, which are `prefix_…`). */
 export const STRUCTURE_ID = /^(?:summary|thread|community):/u;
@@ -108,6 +112,13 @@ export class StructureView {
       // A community whose documents are all gone (deleted, archived) has nothing to say.
       if (docs.length > 0) records.push(communityUnit(community, docs, visible));
     });
-    return new StructureIndex(records);
+    // Indexed in slices, yielding between them: a vault of thousands of summaries must not hold the
+    // worker's searches up while its structural index is rebuilt in the background.
+    const index = new StructureIndex();
+    for (let i = 0; i < records.length; i++) {
+      index.add(records[i]!);
+      if (i % BUILD_SLICE === BUILD_SLICE - 1) await yieldToEventLoop();
+    }
+    return index;
   }
 }
