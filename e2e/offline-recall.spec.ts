@@ -30,7 +30,7 @@ test('offline: recall answers from the vault and Copy puts the package on the cl
   await expect(recall.input).toBeFocused();
   await recall.input.fill('What soil does moss need?');
   await recall.input.press('Enter');
-  await expect(recall.results.filter({ hasText: 'slightly acidic' })).toHaveCount(1, { timeout: 30_000 });
+  await expect(recall.memories.filter({ hasText: 'slightly acidic' })).toHaveCount(1, { timeout: 30_000 });
   await expect(recall.dropped.first()).toBeVisible();
   await expect(recall.gate).toHaveAttribute('data-reason', 'no-llm');
   await recall.copyButton.click();

@@ -17,6 +17,9 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await importPage.open();
   await importPage.paste(MOSS_TEA);
   expect((await importPage.storedCounts()).conversations).toBe(1);
+  // Extraction writes each session's summary (a structural unit below): wait for it, so the
+  // structural index is built from both.
+  await expect(page.getByTestId('extract-done')).toBeVisible({ timeout: 60_000 });
   await panels.openSettings();
   await panels.waitUpToDate();
 
@@ -25,10 +28,18 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   // Typing alone runs the search (debounced).
   await recall.input.pressSequentially('What soil does moss need?');
   await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
-  await expect(recall.results.filter({ hasText: 'slightly acidic' })).toHaveCount(1);
+  await expect(recall.memories.filter({ hasText: 'slightly acidic' })).toHaveCount(1);
   // The same answer in two conversations: the funnel keeps one copy and lists the other as dropped
   // (as a duplicate, or earlier by the relevance stage: the other conversation lacks the prompt's
   // rarest word here, "need", so its copy holds under keepRatio of the best match).
+  // No rule classifies the prompt (HYBRID): it also gets one structural item, the session summary of
+  // the moss conversation (the extraction job wrote it), labelled, packed Structural, with its source.
+  const summary = recall.structural;
+  await expect(summary).toHaveCount(1);
+  await expect(summary.getByTestId('recall-result-structure')).toHaveText('Session summary');
+  await expect(summary.getByTestId('recall-result-tier')).toHaveText('Structural');
+  await expect(summary.getByTestId('recall-result-source')).toHaveCount(1);
+  await expect(page.getByTestId('recall-trace-structure')).toContainText('1 added');
   await expect(recall.dropped.filter({ hasText: 'slightly acidic' }).first()).toBeVisible();
   await expect(recall.gate).toContainText('did not run');
   await expect(recall.gate).toHaveAttribute('data-reason', 'no-llm');
@@ -76,7 +87,7 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
 
   // An item links back to the conversation it came from.
-  const source = recall.results.filter({ hasText: 'slightly acidic' }).first().getByTestId('recall-result-conversation');
+  const source = recall.memories.filter({ hasText: 'slightly acidic' }).first().getByTestId('recall-result-conversation');
   const title = (await source.textContent())!.trim();
   await source.click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
@@ -184,6 +195,8 @@ test('a flagged line: the preview lists the item before Copy, the line is left o
     ].join('\n'),
   );
   expect((await importPage.storedCounts()).conversations).toBe(1);
+  // The session summary (written by extraction) quotes the flagged line too: wait for it.
+  await expect(page.getByTestId('extract-done')).toBeVisible({ timeout: 60_000 });
   await panels.openSettings();
   await panels.waitUpToDate();
 
@@ -194,8 +207,12 @@ test('a flagged line: the preview lists the item before Copy, the line is left o
   await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
   const flagged = page.getByTestId('recall-flagged');
   await expect(flagged).toBeVisible();
-  const item = flagged.getByTestId('recall-flagged-item').filter({ hasText: 'Possible prompt injection' });
+  // The chunk's entry; the session summary quotes the same line and is listed (and cleaned) too.
+  const item = flagged
+    .locator('[data-testid="recall-flagged-item"]:not([data-ref^="summary:"])')
+    .filter({ hasText: 'Possible prompt injection' });
   await expect(item).toHaveCount(1);
+  await expect(flagged.locator('[data-testid="recall-flagged-item"][data-ref^="summary:"]')).toContainText('Possible prompt injection');
   await expect(item).toHaveAttribute('data-injection', 'true');
   await expect(item).toContainText('How should I rake the gravel in the tea garden?');
   await expect(item).toContainText('left out of the package, with a marker naming this source');

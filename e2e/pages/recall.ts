@@ -15,6 +15,13 @@ export class RecallPage {
   get results(): Locator {
     return this.page.getByTestId('recall-result');
   }
+  /** The results that are memories (chunks and notes), not structural units (summaries, thread maps, communities). */
+  get memories(): Locator {
+    return this.page.locator('[data-testid="recall-result"]:not([data-kind="structure"])');
+  }
+  get structural(): Locator {
+    return this.page.locator('[data-testid="recall-result"][data-kind="structure"]');
+  }
   get dropped(): Locator {
     return this.page.getByTestId('recall-dropped');
   }
