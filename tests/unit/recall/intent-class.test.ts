@@ -28,6 +28,31 @@ describe('intent classification', () => {
     expect(ruleScores('When did we decide?').why.length).toBeGreaterThan(0);
   });
 
+  it('big-picture requests: a recap, where a subject stands, the reasons in other words, the options weighed', () => {
+    const cases: [string, string][] = [
+      ['Catch me up on the fish tank plan.', 'conceptual'],
+      ['Quick recap of the away days, please.', 'conceptual'],
+      ['Give me the rundown on the hens.', 'conceptual'],
+      ['Sum up what I decided about the bakery prices.', 'conceptual'],
+      ["What's the gist of my cycling plan?", 'conceptual'],
+      ['Where did I land on the reading list?', 'conceptual'],
+      ["I've lost track: what was the fix for the tap?", 'conceptual'],
+      ['What made me pick Ghost over Substack?', 'conceptual'],
+      ['What prompted the second opinion on my knee?', 'conceptual'],
+      ['Which materials did we choose for the kitchen, and why?', 'conceptual'],
+      ['Which alternatives did I weigh for the blog?', 'exploratory'],
+      ['What trade-offs did I make to stay under budget?', 'exploratory'],
+      ['What ruled out a Kindle?', 'exploratory'],
+    ];
+    expect(cases.map(([prompt]) => [prompt, top(ruleScores(prompt).scores)])).toEqual(cases);
+    // Lookups keep their form: a place, a pick. "What made <name> ..." is not read as the person's
+    // own reasons (only "what made me / us"): no rule fires, as before.
+    expect(top(ruleScores('What made Caroline join the support group?').scores)).toBe('unknown');
+    expect(top(ruleScores('Where did Caroline move from?').scores)).toBe('factual');
+    expect(top(ruleScores('Remind me').scores)).toBe('conceptual');
+    expect(top(ruleScores('Which database did we pick?').scores)).toBe('factual');
+  });
+
   it('archetype vectors place a prompt near the intent whose examples share its words', async () => {
     const embedder = new LexicalEmbedder();
     const archetypes = await archetypeVectors(embedder);

@@ -105,6 +105,38 @@ const RULES: readonly Rule[] = [
     weight: 1,
     why: 'weighs possibilities',
   },
+  // Big-picture requests (written from tests/fixtures/recall/global-prompts-dev.json, checked once on
+  // global-prompts.json; recall README, "Routing big-picture prompts"): a recap, a reason asked in
+  // other words than "why", the options weighed. They outweigh the form that reads as a fact
+  // ("Where did I land on ...", "Which alternatives did I weigh ...").
+  {
+    intent: 'conceptual',
+    pattern:
+      /^(?:(?:a |some )?(?:quick|short|brief) )?(?:recap|sum (?:it |this |things )?up|summari[sz]e|remind me|refresh my memory|catch me up|bring me up to speed|fill me in|walk me through|talk me through|run me through|take me through|lay out|outline|tell me again|pull together|give me (?:the|a) (?:rundown|gist|big picture|overview|summary|short version|recap))\b/iu,
+    weight: 3,
+    why: 'asks for a recap',
+  },
+  {
+    intent: 'conceptual',
+    pattern:
+      /^(?:so )?(?:what(?:'s| is| was) (?:the )?(?:gist|short version|big picture|game plan|story)\b|where (?:did|do|does|have) (?:i|we|things|it) (?:land|end up|ended up|get to|got to|stand)\b)|\bi(?:'ve| have) lost track\b/iu,
+    weight: 3,
+    why: 'asks where a subject stands as a whole',
+  },
+  {
+    intent: 'conceptual',
+    pattern:
+      /^(?:what|which \w+) (?:made|pushed|steered|convinced|persuaded|tipped) (?:me|us)\b|^what (?:\w+ )?(?:prompted|guided|drove|shaped|led to)\b|^what(?:'s| is| was) (?:the )?(?:reasoning|reason|thinking|logic) behind\b|^what was behind\b|^how come\b|\b(?:and|but) why\s*\??$/iu,
+    weight: 3,
+    why: 'asks for the reasons behind a choice',
+  },
+  {
+    intent: 'exploratory',
+    pattern:
+      /\bdid (?:i|we) (?:weigh|consider|compare|choose between|chose between|drop|rule out)\b|\btrade-?offs?\b|\bruled? out\b|\bknocked\b.*\bout\b/iu,
+    weight: 3,
+    why: 'asks which options were weighed',
+  },
   // Connecting two subjects outweighs the form of the question ("How does X relate to Y?").
   {
     intent: 'cross_domain',

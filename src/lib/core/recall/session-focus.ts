@@ -16,7 +16,9 @@ import type { DroppedCandidate, ScoredCandidate } from './types';
 /**
  * Chosen on `engram eval global` and `engram eval locomo` (recall README, "Session focus"): the largest
  * share of big-picture packages drawn from the prompt's chat, with the asks whose package holds that
- * chat not fewer and LoCoMo dev's funnel recall at 1,000 tokens within one question of no focus.
+ * chat not fewer and LoCoMo dev's funnel recall at 1,000 tokens within one question of no focus
+ * (measured before the big-picture routing rules of intent-class.ts, which route one LoCoMo question
+ * differently and move no LoCoMo recall figure).
  */
 export const SESSION_FOCUS = 0.5;
 

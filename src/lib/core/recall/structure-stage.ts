@@ -32,7 +32,7 @@ export interface StructureOptions {
  * `ofBest` was chosen on `engram eval global` (100 big-picture prompts about 50 chats of the labelled
  * corpus, tests/fixtures/recall/global-prompts.json, written blind to the system), the largest mean
  * share of package items drawn from the prompt's chat, ties to the fewest tokens (structural items
- * off: 36.4 %, 2,431 tokens):
+ * off: 36.4 %, 2,431 tokens; measured before session focus and the big-picture routing rules):
  *   ofBest                      0.2     0.4     0.5     0.6     0.7     0.8     1.0
  *   share from the chat         37.3 %  37.3 %  37.4 %  37.4 %  37.4 %  37.3 %  36.9 %
  *   mean package tokens         2838    2818    2774    2703    2649    2606    2532
