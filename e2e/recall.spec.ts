@@ -52,8 +52,8 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   expect(copied).toContain('Memory context');
 
   // Pin and drop: a dropped item leaves the results and is listed as dropped by you.
-  const before = await recall.results.count();
-  const last = recall.results.nth(before - 1);
+  const before = await recall.memories.count();
+  const last = recall.memories.nth(before - 1);
   const droppedId = await last.getAttribute('data-id');
   await last.getByTestId('recall-drop').click();
   await expect(page.locator(`[data-testid="recall-excluded"][data-id="${droppedId}"]`)).toBeVisible();

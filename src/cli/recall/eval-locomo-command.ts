@@ -1,6 +1,6 @@
 /**
  * `eval locomo <file> [--k 5,10] [--budget 500,1000] [--json] [--modes ...] [--vectors ...]
- * [--recency on|off] [--samples id,id]`: evidence recall of the app's read path on LoCoMo (the
+ * [--recency on|off] [--samples id,id] [--extract]`: evidence recall of the app's read path on LoCoMo (the
  * index service and the recall service, services/eval/locomo.ts), per mode and category, with
  * latency. JSON is the report shape of the issue, exactly.
  */
@@ -22,7 +22,7 @@ import { RECENCY_FOR_ARCHIVES, runLocomo } from '../../lib/services/eval/locomo'
 import { loadHnswlibQuietly } from './hnswlib-node';
 
 export const EVAL_LOCOMO_USAGE =
-  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--json]\n' +
+  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--json]\n' +
   '  [--llm-endpoint http://127.0.0.1:PORT [--model NAME] [--gate-timeout-ms N]] [--reranker PATH]: the model stages in the funnel mode\n' +
   '  (intent, decomposition and fit-gate through a local OpenAI-compatible server; a cross-encoder from a folder), with their figures';
 
@@ -64,6 +64,7 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
     modes: { type: 'string' },
     vectors: { type: 'string' },
     recency: { type: 'string' },
+    extract: { type: 'boolean' },
     samples: { type: 'string' },
     'llm-endpoint': { type: 'string' },
     model: { type: 'string' },
@@ -91,10 +92,11 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
       : undefined;
   await loadHnswlibQuietly();
   const started = performance.now();
-  const run = await runLocomo(samples, { ks, budgets, modes, vectors, recency, ...(models ? { models } : {}) });
+  const extract = values.extract === true;
+  const run = await runLocomo(samples, { ks, budgets, modes, vectors, recency, extract, ...(models ? { models } : {}) });
   const { report, diagnostics, vectors: used } = run;
   const seconds = (performance.now() - started) / 1000;
-  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}; ${seconds.toFixed(1)} s`;
+  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}${extract ? '; extracted (rule-based) before indexing' : ''}; ${seconds.toFixed(1)} s`;
   const notes = [
     `${diagnostics.skippedQuestions} answerable questions skipped (no resolvable evidence); unreadable evidence ids: ${diagnostics.malformedEvidence.map((m) => JSON.stringify(m)).join(', ') || 'none'}`,
   ];

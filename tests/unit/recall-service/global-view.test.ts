@@ -96,6 +96,16 @@ describe('the GLOBAL view through the recall service', () => {
     expect(answer.result.accessWrites.map((w) => w.id)).not.toContain(`summary:${ids['lisbon.txt']}`);
   });
 
+  it('with the funnel off the items are the plain ranking: no structural items, no focus', async () => {
+    const answer = await index
+      .recaller()
+      .answer({ prompt: 'Give me an overview of the Lisbon trip: Alfama, Sintra and Cascais' }, { writeBack: false, funnel: false });
+    if (!answer.ok) throw new Error(answer.error.message);
+    expect(answer.value.result.items.some((i) => i.record.kind === 'structure')).toBe(false);
+    expect(answer.value.result.structure).toBeNull();
+    expect(answer.value.result.focus).toBeNull();
+  });
+
   it('a LOCAL prompt reads chunks and notes only', async () => {
     const answer = await ask('When is the train to Cascais?');
     expect(answer.result.intentClass?.mode).toBe('LOCAL');

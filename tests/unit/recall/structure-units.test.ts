@@ -162,6 +162,8 @@ describe('the structure stage of recall', () => {
     const prompt = 'Alfama and Baixa: where we stay, and the Cascais train';
     const hybrid = await withStructure(input(prompt, { mode: 'HYBRID' }));
     expect(hybrid.trace.added).toHaveLength(1);
+    // After every memory: it displaces none from the first places.
+    expect(hybrid.items.map((i) => i.record.id)).toEqual(['a', 'b', 'c', hybrid.trace.added[0]]);
     const local = await withStructure(input(prompt, { mode: 'LOCAL' }));
     expect(local.items).toEqual(chunks);
     expect(local.trace).toMatchObject({ searched: false, added: [], why: 'a LOCAL prompt reads chunks and notes only' });

@@ -294,21 +294,24 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     if (signal?.aborted) return err(cancelled());
     const relevance = { ...DEFAULT_RELEVANCE, ...(options.relevance || {}) };
     const ratio = options.focus === false ? 0 : (options.focus ?? SESSION_FOCUS);
+    // With the funnel switched off the items are the plain fused ranking: no focus, no structural items.
     const focused =
-      intentClass?.mode === 'GLOBAL' && judgment && ratio > 0 && outcome.holdsNothing === null
+      funnel.enabled && intentClass?.mode === 'GLOBAL' && judgment && ratio > 0 && outcome.holdsNothing === null
         ? focusOnSessions(outcome.items, judgment, { ratio, refuseBelow: relevance.refuseBelow })
         : null;
-    const structured = await withStructure({
-      prompt: unframe(prompt),
-      items: focused?.items ?? outcome.items,
-      mode: intentClass?.mode ?? null,
-      coreCount: intentClass ? INTENT_PROFILES[intentClass.intent].coreCount : DEFAULT_CORE_COUNT,
-      searcher: options.structure === false ? null : (deps.structure ?? null),
-      judgment,
-      relevance,
-      refused: outcome.holdsNothing !== null,
-      options: { ...DEFAULT_STRUCTURE, ...(options.structure || {}) },
-    });
+    const structured = !funnel.enabled
+      ? { items: [...outcome.items], trace: null }
+      : await withStructure({
+          prompt: unframe(prompt),
+          items: focused?.items ?? outcome.items,
+          mode: intentClass?.mode ?? null,
+          coreCount: intentClass ? INTENT_PROFILES[intentClass.intent].coreCount : DEFAULT_CORE_COUNT,
+          searcher: options.structure === false ? null : (deps.structure ?? null),
+          judgment,
+          relevance,
+          refused: outcome.holdsNothing !== null,
+          options: { ...DEFAULT_STRUCTURE, ...(options.structure || {}) },
+        });
     if (signal?.aborted) return err(cancelled());
     return ok({
       prompt,

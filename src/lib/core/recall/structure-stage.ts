@@ -2,7 +2,8 @@
  * The GLOBAL view at recall (issue 12): a GLOBAL prompt (conceptual, exploratory) or a HYBRID one
  * (across domains, or unclassified) also searches the structural units (session summaries, thread
  * maps, entity communities: structure-units.ts) and gets the best of them as items of their own,
- * placed after the Core items and packed as Structural (budget.ts). LOCAL prompts (lookups and
+ * packed as Structural (budget.ts): after the Core items for a GLOBAL prompt, after every memory for
+ * a HYBRID one. LOCAL prompts (lookups and
  * facts) never search them. A unit is admitted by the same model-free judgment as a chunk: the share
  * of the prompt's informative vocabulary (the vault's own idf, term-coverage.ts) its text holds must
  * reach the relevance stage's refusal line and `ofBest` of the best chunk's. A prompt the vault holds
@@ -85,7 +86,9 @@ export async function withStructure(input: StructureStageInput): Promise<StageOu
     .map((h) => ({ hit: h, coverage: unitCoverage(input.judgment!, h.terms) }))
     .filter((h) => h.coverage >= line)
     .slice(0, limit);
-  const at = Math.min(input.coreCount, input.items.length);
+  // An overview (GLOBAL) follows the Core items; for a HYBRID prompt the unit comes after every
+  // memory, so it never displaces one from the first places (the package orders by tier anyway).
+  const at = input.mode === 'GLOBAL' ? Math.min(input.coreCount, input.items.length) : input.items.length;
   const structural: ScoredCandidate[] = admitted.map(({ hit, coverage }, i) => ({
     record: hit.record,
     signals: { bm25Rank: null, bm25Score: hit.score, vectorRank: null, vectorSimilarity: null, rrf: 0, variants: [], coverage },

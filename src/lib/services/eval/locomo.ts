@@ -19,6 +19,7 @@ import {
 import type { LocomoSample } from '../../core/recall/locomo-data';
 import type { RecallOptions } from '../../core/recall/recall';
 import { VaultFailure } from '../../core/errors';
+import { extractAndStore, termNeighbours } from '../extraction/extract-job';
 import { openInProcessIndex } from '../index/in-process';
 import type { VectorSearchMode } from '../index/model-index';
 import { importSample, type SessionTitle } from './locomo-vault';
@@ -43,6 +44,12 @@ export interface LocomoRunOptions {
   models?: { llm?: Llm | null; reranker?: Reranker | null; breakers?: StageBreakers; gateTimeoutMs?: number };
   /** Called after each sample (progress). */
   onSample?: (sampleId: string, done: number, total: number) => void;
+  /**
+   * Run the extraction job (rule-based) on every session before indexing, as the app does after an
+   * import: its candidates are indexed as notes and its session summaries become structural units.
+   * Off by default, so the figures stay comparable with earlier runs.
+   */
+  extract?: boolean;
 }
 
 /**
@@ -76,6 +83,11 @@ export async function runLocomo(
     ...(models ? { funnelRecall: { llmDecompose: true, llmIntent: true }, onFunnel: (o) => accumulator?.observe(o) } : {}),
     indexSample: async (sample) => {
       const { vault, diaIdOf } = await importSample(sample, options.titleOf ? { titleOf: options.titleOf } : {});
+      if (options.extract) {
+        for (const c of await vault.db.conversations.toArray()) {
+          await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, c.id);
+        }
+      }
       const index = await openInProcessIndex(vault, { vectorSearch: vectors, ...(options.embedder ? { embedder: options.embedder } : {}) });
       try {
         await index.runJobs();
