@@ -10,6 +10,9 @@ import type { ExpandToolOutput, RecallToolOutput } from '../../../src/lib/core/a
 import { AgentTools } from '../../../src/lib/services/agent/agent-tools';
 import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
+import { MIN_REBUILD_MS, StructureView } from '../../../src/lib/services/index/structure-view';
+import { readCandidates } from '../../../src/lib/services/index/candidates';
+import { writeSummary } from '../../../src/lib/store/summaries-repo';
 import type { Vault } from '../../../src/lib/store/vault';
 import { freshVault, importText } from '../extract-job/helpers';
 
@@ -158,5 +161,30 @@ describe('the GLOBAL view through the recall service', () => {
     expect((source.value as ExpandToolOutput).turns[0]!.text).toMatch(/Rachio/u);
     const community = await tools.call('expand', { id: 'community:lisbon' });
     expect(community.ok ? null : community.error.message).toMatch(/expand one of its source conversations/u);
+  });
+
+  it('after a change the last index serves while a new one builds, at most one build a minute', async () => {
+    let clock = 1_000_000;
+    const view = new StructureView(
+      index.service.parts,
+      (ids) => readCandidates(vault, ids),
+      () => clock,
+    );
+    const first = await view.index();
+    expect(first.get(`summary:${ids['cat.txt']}`)).not.toBeNull();
+    const summary = (await vault.db.summaries.get(ids['cat.txt']!))!;
+    await writeSummary(vault.db, { ...summary, text: 'Miso now eats only wet food; weigh her on Sundays.', at: summary.at + 1 });
+    // Within the minute: the last index, and no build started.
+    clock += MIN_REBUILD_MS - 1;
+    expect(await view.index()).toBe(first);
+    await view.settled();
+    expect(await view.index()).toBe(first);
+    // After it: the last index still answers this recall; the next one gets the new build.
+    clock += 2;
+    expect(await view.index()).toBe(first);
+    await view.settled();
+    const second = await view.index();
+    expect(second).not.toBe(first);
+    expect(second.get(`summary:${ids['cat.txt']}`)?.text).toMatch(/only wet food/u);
   });
 });

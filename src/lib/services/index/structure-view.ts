@@ -3,8 +3,9 @@
  * the extraction job), thread maps (table `threadMaps`, written by the sweep) and the entity
  * communities of the index's graph (core/graph/communities.ts), as structural units in a keyword
  * index of their own (core/recall/structure-units.ts). Built on the first GLOBAL or HYBRID recall;
- * when the tables or the graph have changed since, the next recall is served from the index as it
- * was while a fresh one is built in the background, so no prompt waits on a rebuild but the first.
+ * when the tables or the graph have changed since, a recall is served from the index as it was while
+ * a fresh one is built in the background (at most one build a minute), so no prompt waits on a
+ * rebuild but the first.
  * Nothing is persisted: everything it reads is stored, and a build reads it again.
  */
 import { entityCommunities } from '../../core/graph/communities';
@@ -27,8 +28,15 @@ const BUILD_SLICE = 200;
 /** Ids of structural units (never those of chunks or notes, which are `prefix_…`). */
 export const STRUCTURE_ID = /^(?:summary|thread|community):/u;
 
+/**
+ * Least time between two builds. During a long import or indexing run the documents change all the
+ * time: without it every GLOBAL or HYBRID recall would start a rebuild (communities over the whole
+ * graph, every summary); with it, a unit written since the last build shows within a minute.
+ */
+export const MIN_REBUILD_MS = 60_000;
+
 export class StructureView {
-  private built: { signature: string; index: StructureIndex } | null = null;
+  private built: { signature: string; index: StructureIndex; at: number } | null = null;
   private building: Promise<StructureIndex> | null = null;
   /** Bumped whenever a document of the index changes (the graph changes with the documents). */
   private documentsVersion = 0;
@@ -36,16 +44,26 @@ export class StructureView {
   constructor(
     private readonly parts: IndexParts,
     private readonly read: (ids: readonly string[]) => Promise<CandidateRecord[]>,
+    private readonly now: () => number = parts.now,
   ) {
     parts.catalog.watch(() => this.documentsVersion++);
   }
 
-  /** The index to search now: the current one, else (built before) the last one while a new one builds. */
+  /**
+   * The index to search now: the current one; else, when one was built before, that one, while a new
+   * one builds in the background (at most one build per MIN_REBUILD_MS); else a first one.
+   */
   async index(): Promise<StructureIndex> {
     const signature = await this.signature();
     if (this.built?.signature === signature) return this.built.index;
+    if (this.built && this.now() - this.built.at < MIN_REBUILD_MS) return this.built.index;
     const fresh = this.rebuild(signature);
     return this.built ? this.built.index : fresh;
+  }
+
+  /** Resolves when no build is running (tests and the bench wait on it). */
+  async settled(): Promise<void> {
+    await this.building?.catch(() => undefined);
   }
 
   /** The structural units with these ids in the index as last built (pins name them across recalls). */
@@ -57,7 +75,7 @@ export class StructureView {
     if (this.building) return this.building;
     this.building = this.build()
       .then((index) => {
-        this.built = { signature, index };
+        this.built = { signature, index, at: this.now() };
         return index;
       })
       .finally(() => {
