@@ -7,6 +7,7 @@
  */
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
+import { seededRng } from '../seeded-rng';
 import type { EntityGraph } from './entity-graph';
 import type { EntityMention } from './entity-linker';
 
@@ -42,18 +43,6 @@ export interface CommunityOptions {
 
 export const DEFAULT_COMMUNITIES: CommunityOptions = { minEntities: 3, limit: 200, resolution: 1, hubShare: 0.2, seed: 12 };
 
-/** mulberry32: a small seeded generator, enough for a visiting order. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function entityCommunities(graph: EntityGraph, options: Partial<CommunityOptions> = {}): EntityCommunity[] {
   const o = { ...DEFAULT_COMMUNITIES, ...options };
   const { entities, edges } = graph.cooccurrence({ hubShare: o.hubShare });
@@ -65,7 +54,7 @@ export function entityCommunities(graph: EntityGraph, options: Partial<Community
     g.addEdge(a, b, { weight });
   }
   if (g.order === 0 || g.size === 0) return [];
-  const assignment = louvain(g, { getEdgeWeight: 'weight', resolution: o.resolution, rng: seeded(o.seed) });
+  const assignment = louvain(g, { getEdgeWeight: 'weight', resolution: o.resolution, rng: seededRng(o.seed) });
   const members = new Map<number, string[]>();
   for (const [node, community] of Object.entries(assignment)) members.set(community, [...(members.get(community) ?? []), node]);
   const out: EntityCommunity[] = [];

@@ -18,7 +18,8 @@ import { z } from 'zod';
 import { err, ok, vaultError, VaultFailure, type Result } from '../../core/errors';
 import type { LabelledConversation } from '../../core/extract/labelled-corpus';
 import { parsedEvents } from '../../core/import/parsed-events';
-import type { ParsedConversation, ParsedMessage } from '../../core/import/parsed';
+import { linearThread } from '../../core/import/linear-thread';
+import type { ParsedConversation } from '../../core/import/parsed';
 import type { RetrievalMode } from '../../core/recall/intent-class';
 import type { StructureOptions } from '../../core/recall/structure-stage';
 import type { CandidateRecord } from '../../core/recall/ports';
@@ -26,9 +27,8 @@ import { runImport } from '../../store/importer';
 import { openVault, type Vault } from '../../store/vault';
 import { LIVE } from '../../store/views/conversation-insight';
 import { storeThreadMaps } from '../curation/thread-maps';
-import { extractAndStore, termNeighbours } from '../extraction/extract-job';
-import { openInProcessIndex } from '../index/in-process';
 import type { VectorSearchMode } from '../index/model-index';
+import { extractEveryConversation, withIndexedVault } from './eval-vault';
 
 const promptSchema = z.object({ conversation: z.string().min(1), kind: z.string().min(1), prompt: z.string().trim().min(1) });
 export type GlobalPrompt = z.infer<typeof promptSchema>;
@@ -87,21 +87,9 @@ const BASE = Date.UTC(2025, 0, 6);
 
 function parsedConversation(c: LabelledConversation, i: number): ParsedConversation {
   const start = BASE + i * DAY;
-  let parent: string | null = null;
-  const messages = c.turns.map((t, j): ParsedMessage => {
-    const message: ParsedMessage = {
-      externalId: `${c.id}/${t.id}`,
-      role: t.role,
-      text: t.text,
-      createdAt: start + j * 60_000,
-      parentExternalId: parent,
-      onVisiblePath: true,
-      hidden: false,
-      contentType: 'text',
-    };
-    parent = message.externalId;
-    return message;
-  });
+  const messages = linearThread(
+    c.turns.map((t, j) => ({ externalId: `${c.id}/${t.id}`, role: t.role, text: t.text, createdAt: start + j * 60_000 })),
+  );
   return { source: 'transcript', externalId: c.id, title: c.title, createdAt: start, updatedAt: start, messages, notes: [] };
 }
 
@@ -120,11 +108,9 @@ async function corpusVault(
       throw new VaultFailure(vaultError('import/failed', `The corpus did not import cleanly (${report.status}).`));
     const rows = await vault.db.conversations.toArray();
     const idOf = new Map(rows.map((r) => [r.externalId, r.id]));
-    let done = 0;
-    for (const row of rows) {
-      await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, row.id);
-      if (++done % 20 === 0) onProgress?.(`extracted ${done} of ${rows.length} conversations`);
-    }
+    await extractEveryConversation(vault, (done, total) => {
+      if (done % 20 === 0) onProgress?.(`extracted ${done} of ${total} conversations`);
+    });
     const notes = await vault.db.notes.where('status').anyOf(LIVE).toArray();
     await storeThreadMaps(vault, notes, BASE + conversations.length * DAY);
     return { vault, idOf };
@@ -175,12 +161,7 @@ export async function runGlobalEval(
       vaultError('input/invalid', `A prompt names the conversation "${unknown.conversation}", which the corpus does not hold.`),
     );
   const { vault, idOf } = await corpusVault(conversations, options.onProgress);
-  const index = await openInProcessIndex(vault, { vectorSearch: options.vectors ?? 'hnsw' }).catch(async (thrown: unknown) => {
-    await vault.db.delete();
-    throw thrown;
-  });
-  try {
-    await index.runJobs();
+  return withIndexedVault(vault, options.vectors ?? 'hnsw', async (index) => {
     const recaller = index.recaller();
     const modes: GlobalReport['modes'] = {};
     const passes: Record<'off' | 'on', Ask[]> = { off: [], on: [] };
@@ -209,7 +190,7 @@ export async function runGlobalEval(
           structuralOnTarget: structural.filter((r) => fromTarget(r, target)).length,
         });
       }
-      options.onProgress?.(`asked ${prompts.length} prompts with the structural items ${pass}`);
+      options.onProgress?.(`asked ${prompts.length} prompts with the GLOBAL view's stages ${pass}`);
     }
     const kinds = [...new Set(prompts.map((p) => p.kind))].sort();
     const share = (a: Ask) => (a.items ? a.onTarget / a.items : 0);
@@ -230,8 +211,5 @@ export async function runGlobalEval(
       ),
       perAsk,
     };
-  } finally {
-    index.close();
-    await vault.db.delete();
-  }
+  });
 }

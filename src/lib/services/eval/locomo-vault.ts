@@ -4,7 +4,8 @@
  * whose speaker is the turn's named speaker (a named transcript keeps its names the same way).
  */
 import { parsedEvents } from '../../core/import/parsed-events';
-import type { ParsedConversation, ParsedMessage } from '../../core/import/parsed';
+import { linearThread } from '../../core/import/linear-thread';
+import type { ParsedConversation } from '../../core/import/parsed';
 import type { ImportReport } from '../../core/import/report';
 import { sampleToConversations, type LocomoSample } from '../../core/recall/locomo-data';
 import { runImport } from '../../store/importer';
@@ -15,22 +16,9 @@ export type SessionTitle = (session: number, title: string) => string;
 
 export function sampleParsedConversations(sample: LocomoSample, titleOf?: SessionTitle): ParsedConversation[] {
   return sampleToConversations(sample).map((conv) => {
-    let parent: string | null = null;
-    const messages = conv.messages.map((m): ParsedMessage => {
-      const message: ParsedMessage = {
-        externalId: m.diaId,
-        role: m.role,
-        speaker: m.speaker,
-        text: m.text,
-        createdAt: m.createdAt,
-        parentExternalId: parent,
-        onVisiblePath: true,
-        hidden: false,
-        contentType: 'text',
-      };
-      parent = m.diaId;
-      return message;
-    });
+    const messages = linearThread(
+      conv.messages.map((m) => ({ externalId: m.diaId, role: m.role, speaker: m.speaker, text: m.text, createdAt: m.createdAt })),
+    );
     const n = Number(/session-(\d+)$/u.exec(conv.id)?.[1] ?? 0);
     return {
       source: 'transcript',

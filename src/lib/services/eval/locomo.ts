@@ -19,9 +19,9 @@ import {
 import type { LocomoSample } from '../../core/recall/locomo-data';
 import type { RecallOptions } from '../../core/recall/recall';
 import { VaultFailure } from '../../core/errors';
-import { extractAndStore, termNeighbours } from '../extraction/extract-job';
 import { openInProcessIndex } from '../index/in-process';
 import type { VectorSearchMode } from '../index/model-index';
+import { extractEveryConversation } from './eval-vault';
 import { importSample, type SessionTitle } from './locomo-vault';
 
 export interface LocomoRunOptions {
@@ -83,11 +83,7 @@ export async function runLocomo(
     ...(models ? { funnelRecall: { llmDecompose: true, llmIntent: true }, onFunnel: (o) => accumulator?.observe(o) } : {}),
     indexSample: async (sample) => {
       const { vault, diaIdOf } = await importSample(sample, options.titleOf ? { titleOf: options.titleOf } : {});
-      if (options.extract) {
-        for (const c of await vault.db.conversations.toArray()) {
-          await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, c.id);
-        }
-      }
+      if (options.extract) await extractEveryConversation(vault);
       const index = await openInProcessIndex(vault, { vectorSearch: vectors, ...(options.embedder ? { embedder: options.embedder } : {}) });
       try {
         await index.runJobs();

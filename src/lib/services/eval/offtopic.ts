@@ -9,8 +9,8 @@ import { err, ok, vaultError, VaultFailure, type Result } from '../../core/error
 import type { LocomoSample } from '../../core/recall/locomo-data';
 import type { HoldsNothing } from '../../core/recall/types';
 import type { Vault } from '../../store/vault';
-import { openInProcessIndex } from '../index/in-process';
 import type { VectorSearchMode } from '../index/model-index';
+import { withIndexedVault } from './eval-vault';
 import { importSample } from './locomo-vault';
 
 /** A vault to ask: `open` returns a fresh vault already filled; the run deletes it when done. */
@@ -73,12 +73,7 @@ export async function runOfftopic(
   for (const source of vaults) {
     if (byVault[source.name]) throw new VaultFailure(vaultError('input/invalid', `Two vaults are named ${source.name}.`));
     const vault = await source.open();
-    const index = await openInProcessIndex(vault, { vectorSearch: options.vectors ?? 'hnsw' }).catch(async (thrown: unknown) => {
-      await vault.db.delete();
-      throw thrown;
-    });
-    try {
-      await index.runJobs();
+    await withIndexedVault(vault, options.vectors ?? 'hnsw', async (index) => {
       const recaller = index.recaller();
       let refused = 0;
       for (const prompt of prompts) {
@@ -91,10 +86,7 @@ export async function runOfftopic(
         } else notRefused.push({ vault: source.name, prompt, items: answer.value.result.items.length });
       }
       byVault[source.name] = { asks: prompts.length, refused, refusedRate: rate(refused, prompts.length) };
-    } finally {
-      index.close();
-      await vault.db.delete();
-    }
+    });
     options.onVault?.(source.name, ++done, vaults.length);
   }
   const asks = prompts.length * vaults.length;
