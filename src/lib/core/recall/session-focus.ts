@@ -10,7 +10,7 @@
  * relevance stage's refusal line. LOCAL and HYBRID prompts are not focused: a question that connects
  * several sessions (LoCoMo's multi-hop) lost recall when they were (recall README, "Session focus").
  */
-import { unitCoverage, type TermCoverage } from './term-coverage';
+import { jointCoverage, type TermCoverage } from './term-coverage';
 import type { DroppedCandidate, ScoredCandidate } from './types';
 
 /**
@@ -36,15 +36,13 @@ export function focusOnSessions(
   judgment: TermCoverage,
   options: { ratio: number; refuseBelow: number },
 ): { items: ScoredCandidate[]; dropped: DroppedCandidate[]; trace: FocusTrace | null } {
-  const held = new Map<string, Set<string>>();
+  const members = new Map<string, string[]>();
   for (const item of items) {
     const id = item.record.conversationId;
     if (item.record.kind === 'structure' || !id) continue;
-    const terms = held.get(id) ?? new Set<string>();
-    for (const i of judgment.held.get(item.record.id) ?? []) terms.add(judgment.terms[i]!.term);
-    held.set(id, terms);
+    members.set(id, [...(members.get(id) ?? []), item.record.id]);
   }
-  const coverage = new Map([...held].map(([id, terms]) => [id, unitCoverage(judgment, terms)]));
+  const coverage = new Map([...members].map(([id, ids]) => [id, jointCoverage(judgment, ids)]));
   const best = Math.max(0, ...coverage.values());
   if (best < options.refuseBelow) return { items: [...items], dropped: [], trace: null };
   const line = options.ratio * best;

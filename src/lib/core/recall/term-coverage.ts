@@ -39,13 +39,21 @@ export function termWeight(df: number, documents: number): number {
   return Math.log(1 + (documents - df + 0.5) / (df + 1.5));
 }
 
+/** The share of the weights' total that the terms at `held` (indices, each once) carry. */
+function weightShare(weights: readonly number[], held: Iterable<number>): number {
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  if (total <= 0) return 0;
+  let sum = 0;
+  for (const i of held) sum += weights[i]!;
+  return sum / total;
+}
+
 export function termCoverage(explanation: LexicalExplanation): TermCoverage {
   const weights = explanation.terms.map((t) => termWeight(t.df, explanation.documents));
-  const total = weights.reduce((sum, w) => sum + w, 0);
   const coverage = new Map<string, number>();
   let best = 0;
   for (const [id, held] of explanation.matched) {
-    const share = total > 0 ? held.reduce((sum, i) => sum + weights[i]!, 0) / total : 0;
+    const share = weightShare(weights, held);
     coverage.set(id, share);
     best = Math.max(best, share);
   }
@@ -53,15 +61,19 @@ export function termCoverage(explanation: LexicalExplanation): TermCoverage {
   return { terms: explanation.terms, weights, unknown, coverage, held: explanation.matched, best };
 }
 
-/** The share of the prompt's idf mass a set of index terms holds (a structural unit's, a session summary's), weighted as termCoverage weighs a candidate's. */
+/** The share of the prompt's idf mass a set of index terms holds (a structural unit's), weighted as termCoverage weighs a candidate's. */
 export function unitCoverage(judgment: TermCoverage, terms: ReadonlySet<string>): number {
-  const total = judgment.weights.reduce((sum, w) => sum + w, 0);
-  if (total <= 0) return 0;
-  let held = 0;
-  judgment.terms.forEach((t, i) => {
-    if (terms.has(t.term)) held += judgment.weights[i]!;
-  });
-  return held / total;
+  return weightShare(
+    judgment.weights,
+    judgment.terms.flatMap((t, i) => (terms.has(t.term) ? [i] : [])),
+  );
+}
+
+/** The share of the prompt's idf mass that several candidates' keyword documents hold together. */
+export function jointCoverage(judgment: TermCoverage, ids: Iterable<string>): number {
+  const held = new Set<number>();
+  for (const id of ids) for (const i of judgment.held.get(id) ?? []) held.add(i);
+  return weightShare(judgment.weights, held);
 }
 
 /** The settings of the relevance stage (funnel.ts); measured in src/lib/services/recall/README.md. */
