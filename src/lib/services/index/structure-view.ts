@@ -29,14 +29,15 @@ const BUILD_SLICE = 200;
 export const STRUCTURE_ID = /^(?:summary|thread|community):/u;
 
 /**
- * Least time between two builds. During a long import or indexing run the documents change all the
- * time: without it every GLOBAL or HYBRID recall would start a rebuild (communities over the whole
- * graph, every summary); with it, a unit written since the last build shows within a minute.
+ * Least time between two builds, and between two looks at whether the sources changed. During a long
+ * import or indexing run the documents change all the time: without it every GLOBAL or HYBRID recall
+ * would start a rebuild (communities over the whole graph, every summary); with it, a unit written
+ * since shows within a minute or two.
  */
 export const MIN_REBUILD_MS = 60_000;
 
 export class StructureView {
-  private built: { signature: string; index: StructureIndex; at: number } | null = null;
+  private built: { signature: string; index: StructureIndex; checkedAt: number } | null = null;
   private building: Promise<StructureIndex> | null = null;
   /** Bumped whenever a document of the index changes (the graph changes with the documents). */
   private documentsVersion = 0;
@@ -54,9 +55,13 @@ export class StructureView {
    * one builds in the background (at most one build per MIN_REBUILD_MS); else a first one.
    */
   async index(): Promise<StructureIndex> {
+    // Within a minute of the last build or check nothing is read: the last index serves, changed or not.
+    if (this.built && this.now() - this.built.checkedAt < MIN_REBUILD_MS) return this.built.index;
     const signature = await this.signature();
-    if (this.built?.signature === signature) return this.built.index;
-    if (this.built && this.now() - this.built.at < MIN_REBUILD_MS) return this.built.index;
+    if (this.built?.signature === signature) {
+      this.built.checkedAt = this.now();
+      return this.built.index;
+    }
     const fresh = this.rebuild(signature);
     return this.built ? this.built.index : fresh;
   }
@@ -75,7 +80,7 @@ export class StructureView {
     if (this.building) return this.building;
     this.building = this.build()
       .then((index) => {
-        this.built = { signature, index, at: this.now() };
+        this.built = { signature, index, checkedAt: this.now() };
         return index;
       })
       .finally(() => {
