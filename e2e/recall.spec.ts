@@ -40,6 +40,8 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await expect(summary.getByTestId('recall-result-tier')).toHaveText('Structural');
   await expect(summary.getByTestId('recall-result-source')).toHaveCount(1);
   await expect(page.getByTestId('recall-trace-structure')).toContainText('1 added');
+  // The hints (a question per unit, their own keyword index) are searched beside BM25; the trace says what they did.
+  await expect(page.getByTestId('recall-trace-hints')).toContainText(/^Hints: /u);
   await expect(recall.dropped.filter({ hasText: 'slightly acidic' }).first()).toBeVisible();
   await expect(recall.gate).toContainText('did not run');
   await expect(recall.gate).toHaveAttribute('data-reason', 'no-llm');

@@ -7,7 +7,9 @@
  * Figures: recall.100k.{query_p50_ms,query_p95_ms,build_s}, recall.100k.graph_walk_p95_ms (the entity
  * graph's personalized PageRank walk for each question), recall.100k.query_graph_on_p95_ms (the
  * whole query with the walk fused, weight 0.1), index.graph.100k.build_s (the entity graph built
- * from every chunk, as a load does), index.structure.100k.build_s (the GLOBAL view's structural index:
+ * from every chunk, as a load does), index.hints.100k.build_s (every chunk's hints, core/recall/hints.ts,
+ * made as the app makes them in the background after indexing; recall queries search them),
+ * index.structure.100k.build_s (the GLOBAL view's structural index:
  * summaries, thread maps and entity communities, as the first GLOBAL or HYBRID recall builds it; the
  * bench vault is imported and indexed, not extracted, so it holds communities only), index.load.100k.node.seconds (the built index opened again from the
  * vault and its index cache, as a reload of the app does: BM25, vectors, entity graph; Node with
@@ -55,8 +57,13 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
   const importS = (now() - t) / 1000;
   t = now();
   const index = await openInProcessIndex(vault, { hnsw: { M, efConstruction: EFC, ef: DEFAULT_HNSW.ef } });
-  await index.runJobs();
+  await index.runJobs({ hints: false });
   const buildS = (now() - t) / 1000;
+  // The hints of every chunk (core/recall/hints.ts), as the app makes them in the background after indexing.
+  t = now();
+  await index.service.hints.settled();
+  const hintsS = (now() - t) / 1000;
+  ctx.log(`hints: ${JSON.stringify(index.service.hints.progress)} in ${hintsS.toFixed(1)} s`);
   const units = index.service.parts.catalog.size;
   const structure = index.service.parts.indexes.serving.model!.index.structure;
   ctx.log(
@@ -138,6 +145,7 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
     ...(walks.length ? [{ name: `recall.${label}.graph_walk_p95_ms`, unit: 'ms', values: [latencies(walks).p95], meta }] : []),
     ...(withGraph.length ? [{ name: `recall.${label}.query_graph_on_p95_ms`, unit: 'ms', values: [latencies(withGraph).p95], meta }] : []),
     { name: `index.graph.${label}.build_s`, unit: 's', values: [graphS], meta },
+    { name: `index.hints.${label}.build_s`, unit: 's', values: [hintsS], meta: { ...meta, hints: index.service.hints.progress } },
     { name: `index.structure.${label}.build_s`, unit: 's', values: [structureS], meta: { ...meta, units: built.counts() } },
     { name: `index.load.${label}.node.seconds`, unit: 's', values: loads, meta: { ...meta, store: 'fake-indexeddb (Node)' } },
   ];

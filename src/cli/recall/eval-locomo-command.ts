@@ -1,6 +1,6 @@
 /**
  * `eval locomo <file> [--k 5,10] [--budget 500,1000] [--json] [--modes ...] [--vectors ...]
- * [--recency on|off] [--samples id,id] [--extract]`: evidence recall of the app's read path on LoCoMo (the
+ * [--recency on|off] [--samples id,id] [--extract] [--hints W|off]`: evidence recall of the app's read path on LoCoMo (the
  * index service and the recall service, services/eval/locomo.ts), per mode and category, with
  * latency. JSON is the report shape of the issue, exactly.
  */
@@ -22,7 +22,7 @@ import { RECENCY_FOR_ARCHIVES, runLocomo } from '../../lib/services/eval/locomo'
 import { loadHnswlibQuietly } from './hnswlib-node';
 
 export const EVAL_LOCOMO_USAGE =
-  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--json]\n' +
+  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--hints W|off] [--json]\n' +
   '  [--llm-endpoint http://127.0.0.1:PORT [--model NAME] [--gate-timeout-ms N]] [--reranker PATH]: the model stages in the funnel mode\n' +
   '  (intent, decomposition and fit-gate through a local OpenAI-compatible server; a cross-encoder from a folder), with their figures';
 
@@ -42,6 +42,15 @@ function modesOf(value: string | undefined): EvalMode[] {
   const bad = modes.filter((m) => !(EVAL_MODES as readonly string[]).includes(m));
   if (bad.length > 0 || modes.length === 0) throw new UsageError(`--modes takes ${EVAL_MODES.join(', ')} (got ${bad.join(', ')}).`);
   return [...new Set(modes)] as EvalMode[];
+}
+
+/** `--hints 0.5` weighs the hint lists; `--hints off` leaves them out (the funnel mode only). */
+function hintsOf(value: string | undefined): number | false | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'off') return false;
+  const weight = Number(value);
+  if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--hints takes a weight (0 or more) or off (got ${value}).`);
+  return weight;
 }
 
 async function readSamples(file: string, only: string | undefined) {
@@ -65,6 +74,7 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
     vectors: { type: 'string' },
     recency: { type: 'string' },
     extract: { type: 'boolean' },
+    hints: { type: 'string' },
     samples: { type: 'string' },
     'llm-endpoint': { type: 'string' },
     model: { type: 'string' },
@@ -78,6 +88,7 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
   const vectors = oneOf(values.vectors, ['exact', 'hnsw', 'auto'] as const, 'hnsw', 'vectors');
   const recency = oneOf(values.recency, ['on', 'off'] as const, RECENCY_FOR_ARCHIVES ? 'on' : 'off', 'recency') === 'on';
   const modes = modesOf(values.modes);
+  const hints = hintsOf(values.hints);
   if (values.model !== undefined && !values['llm-endpoint']) throw new UsageError('--model needs --llm-endpoint.');
   const gateTimeoutMs =
     values['gate-timeout-ms'] === undefined ? undefined : intList(values['gate-timeout-ms'], [15_000], 'gate-timeout-ms')[0];
@@ -93,10 +104,19 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
   await loadHnswlibQuietly();
   const started = performance.now();
   const extract = values.extract === true;
-  const run = await runLocomo(samples, { ks, budgets, modes, vectors, recency, extract, ...(models ? { models } : {}) });
+  const run = await runLocomo(samples, {
+    ks,
+    budgets,
+    modes,
+    vectors,
+    recency,
+    extract,
+    ...(hints !== undefined ? { recall: { hints } } : {}),
+    ...(models ? { models } : {}),
+  });
   const { report, diagnostics, vectors: used } = run;
   const seconds = (performance.now() - started) / 1000;
-  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}${extract ? '; extracted (rule-based) before indexing' : ''}; ${seconds.toFixed(1)} s`;
+  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}${extract ? '; extracted (rule-based) before indexing' : ''}${hints !== undefined ? `; hints ${hints === false ? 'off' : `weight ${hints}`}` : ''}; ${seconds.toFixed(1)} s`;
   const notes = [
     `${diagnostics.skippedQuestions} answerable questions skipped (no resolvable evidence); unreadable evidence ids: ${diagnostics.malformedEvidence.map((m) => JSON.stringify(m)).join(', ') || 'none'}`,
   ];

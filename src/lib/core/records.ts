@@ -104,6 +104,11 @@ export interface NoteRecord extends Stamped {
   flags: string[];
   /** What extraction attached to a candidate (extractor, validator repairs, decision-stage proposal). */
   review?: CandidateReview;
+  /**
+   * Questions the unit answers, written by the language model at extraction (core/recall/llm-hints.ts);
+   * absent: the hint index makes rule hints (core/recall/hints.ts).
+   */
+  hints?: string[];
 }
 
 /** The decision stage's proposal for a candidate, as the Inbox shows it (targets named by id and text). */

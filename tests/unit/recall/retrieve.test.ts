@@ -3,6 +3,7 @@ import type { CandidateRecord } from '../../../src/lib/core/recall/ports';
 import { LEXICAL_VECTOR_WEIGHT, MIN_LIST_WEIGHT, retrieve, searcherWeightsFor } from '../../../src/lib/core/recall/retrieve';
 import { candidateRecord } from '../../factories/recall';
 import { MapStore, recordsIndex } from '../../factories/recall-index';
+import { HintIndex } from '../../../src/lib/core/recall/hint-index';
 
 const records: CandidateRecord[] = [
   candidateRecord({ id: 'maple', text: 'Prune the Japanese maple in late winter, before the buds swell.' }),
@@ -106,5 +107,40 @@ describe('retrieve', () => {
   it('weighs a lexical embedder below BM25 and a neural one equal to it', () => {
     expect(searcherWeightsFor('lexical')).toEqual({ bm25: 1, vector: LEXICAL_VECTOR_WEIGHT });
     expect(searcherWeightsFor('neural')).toEqual({ bm25: 1, vector: 1 });
+  });
+});
+
+describe('retrieve with hints', () => {
+  const hinted = async () => {
+    const deps = await recordsIndex(records);
+    const index = new HintIndex();
+    index.set('bread', ['What did they decide to feed the sourdough starter, and how often?']);
+    index.set('maple', ['When did they prune the Japanese maple?']);
+    return { ...deps, hints: { search: async (query: string, k: number) => index.search(query, k) } };
+  };
+
+  it('a hint brings in a document its own text does not match, and says which hint', async () => {
+    const deps = await hinted();
+    const plain = await retrieve([{ kind: 'concept', text: 'what did they decide' }], { ...deps, hints: undefined }, { lists: 'bm25' });
+    expect(plain.candidates.map((c) => c.record.id)).not.toContain('bread');
+    const got = await retrieve([{ kind: 'concept', text: 'what did they decide' }], deps, { lists: 'bm25' });
+    const bread = got.candidates.find((c) => c.record.id === 'bread')!;
+    expect(bread.signals.bm25Rank).toBeNull();
+    expect(bread.signals.hint).toEqual({
+      rank: 1,
+      text: 'What did they decide to feed the sourdough starter, and how often?',
+      terms: ['decid'],
+    });
+  });
+
+  it('a document found by its text and its hint is lifted to the better of the two, never by both', async () => {
+    const deps = await hinted();
+    const got = await retrieve([{ kind: 'concept', text: 'prune japanese maple' }], deps, { lists: 'bm25' });
+    const maple = got.candidates.find((c) => c.record.id === 'maple')!;
+    expect(maple.signals.bm25Rank).toBe(1);
+    expect(maple.signals.hint?.rank).toBe(1);
+    expect(maple.signals.rrf).toBeCloseTo(1 / 61, 12);
+    const off = await retrieve([{ kind: 'concept', text: 'prune japanese maple' }], deps, { lists: 'bm25', hintWeight: 0 });
+    expect(off.candidates.find((c) => c.record.id === 'maple')!.signals.hint).toBeUndefined();
   });
 });

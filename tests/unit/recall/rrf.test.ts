@@ -65,3 +65,31 @@ describe('rrf', () => {
     expect(fuse([{ ids: ['b'] }, { ids: ['a'] }]).map((f) => f.id)).toEqual(['a', 'b']);
   });
 });
+
+describe('rrf groups (a hint list beside its BM25 list)', () => {
+  it('gives an id the largest contribution of a group, never the sum', () => {
+    const scores = rrfScores([{ ids: ['a', 'b'], group: 'lex' }, { ids: ['b', 'c'], group: 'lex' }, { ids: ['b'] }]);
+    expect(scores.get('a')).toBeCloseTo(1 / 61, 12);
+    expect(scores.get('b')).toBeCloseTo(1 / 61 + 1 / 61, 12); // max(1/62, 1/61) of the group, plus the ungrouped list
+    expect(scores.get('c')).toBeCloseTo(1 / 62, 12);
+  });
+
+  it('a grouped list never lowers a score and never raises one past the best list of its group', () => {
+    fc.assert(
+      fc.property(lists, ids, (input, hinted) => {
+        const base = rrfScores(input.map((l, i) => (i === 0 ? { ...l, group: 'g' } : l)));
+        const lifted = rrfScores([...input.map((l, i) => (i === 0 ? { ...l, group: 'g' } : l)), { ids: hinted, group: 'g' }]);
+        for (const [id, score] of base) expect(lifted.get(id)!).toBeGreaterThanOrEqual(score - 1e-15);
+        if (input.length === 0) return;
+        const first = input[0]!;
+        for (const [id, score] of lifted) {
+          const own = first.ids.indexOf(id);
+          const hint = hinted.indexOf(id);
+          const group = Math.max(own < 0 ? 0 : (first.weight ?? 1) / (61 + own), hint < 0 ? 0 : 1 / (61 + hint));
+          const rest = rrfScores(input.slice(1)).get(id) ?? 0;
+          expect(score).toBeCloseTo(group + rest, 12);
+        }
+      }),
+    );
+  });
+});

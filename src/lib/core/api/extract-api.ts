@@ -34,6 +34,8 @@ export interface ExtractJobResult {
   existing: number;
   rejected: number;
   summary: { words: number; method: 'llm' | 'extractive'; fallbackReason: VaultError | null } | null;
+  /** With a model: how many new units got the model's questions (hints), and why the rest did not; null without one. */
+  hints?: { units: number; fallbackReason: VaultError | null } | null;
   /** Never-reviewed candidates of an older extractor version: proposed again (restamped) or no longer (removed). */
   replaced?: { restamped: number; removed: number };
 }

@@ -10,7 +10,7 @@
 
 export const BREAKER_DEFAULTS = { failureThreshold: 3, recoveryMs: 600_000 } as const;
 
-export type ModelStage = 'fit-gate' | 'decompose' | 'intent' | 'rerank' | 'extraction' | 'summaries';
+export type ModelStage = 'fit-gate' | 'decompose' | 'intent' | 'rerank' | 'extraction' | 'summaries' | 'hints';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
@@ -126,6 +126,7 @@ const STAGE_NAMES: Record<ModelStage, string> = {
   rerank: 'reranker',
   extraction: 'extraction',
   summaries: 'summary',
+  hints: 'hints',
 };
 
 function inWords(ms: number): string {

@@ -125,6 +125,12 @@ export interface GraphSearcher {
   hubs(): { p90: number; entitiesOf(id: string): readonly { id: string; mentions: number }[] } | null;
 }
 
+/** The hints' own keyword index (hints.ts, hint-index.ts), as recall reads it. */
+export interface HintSearcher {
+  /** The best `k` chunks and notes by their best-matching hint (with the query's index terms it holds), best first. */
+  search(query: string, k: number): Promise<{ id: string; score: number; hint: string; terms: readonly string[] }[]>;
+}
+
 /** The GLOBAL view's units in their own keyword index (structure-units.ts), as recall reads them. */
 export interface StructureSearcher {
   /** The best `k` structural units for the prompt, with their index terms (for the coverage judgment). */

@@ -22,7 +22,15 @@ import {
   type IntentClassification,
   type IntentSample,
 } from './intent-class';
-import { retrieve, searcherWeightsFor, DEFAULT_PER_LIST_K, type RetrieveDeps, type RetrievalLists, type SearcherWeights } from './retrieve';
+import {
+  retrieve,
+  searcherWeightsFor,
+  DEFAULT_PER_LIST_K,
+  HINT_WEIGHT,
+  type RetrieveDeps,
+  type RetrievalLists,
+  type SearcherWeights,
+} from './retrieve';
 import { accessWrites, scoreAll } from './scoring';
 import type { Reranker } from './rerank';
 import { floorFor } from './similarity-floor';
@@ -33,7 +41,7 @@ import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check
 import { DEFAULT_RELEVANCE, termCoverage, type RelevanceOptions, type TermCoverage } from './term-coverage';
 import { unframe } from './text-features';
 import type { TokenCounter } from '../text/token-count';
-import type { Candidate, RecallResult } from './types';
+import type { Candidate, HintTrace, RecallResult } from './types';
 
 export interface RecallDeps extends RetrieveDeps {
   /** The LLM for decomposition, intent and the fit-gate; null or absent: every stage falls back. */
@@ -95,6 +103,11 @@ export interface RecallOptions {
    * out. Only LOCAL and HYBRID intents walk the graph.
    */
   graph?: number | false;
+  /**
+   * Weight of the hint lists against the BM25 lists (HINT_WEIGHT by default; hints.ts, retrieve.ts);
+   * 0 or false: hints are not searched. With the funnel switched off they are never searched.
+   */
+  hints?: number | false;
   /** Session focus for GLOBAL prompts (session-focus.ts): the ratio (SESSION_FOCUS by default); false switches it off. */
   focus?: number | false;
   /** The GLOBAL view's structural items (structure-stage.ts): false adds none; values override the defaults. */
@@ -115,6 +128,13 @@ export interface RecallOptions {
    */
   recency?: boolean;
   signal?: AbortSignal;
+}
+
+/** What the hints did: their weight, and the package items a hint ranked above their own text. */
+function hintTrace(weight: number, items: readonly Candidate[]): HintTrace | null {
+  if (weight <= 0) return null;
+  const lifted = items.filter((c) => c.signals.hint && (c.signals.bm25Rank === null || c.signals.hint.rank < c.signals.bm25Rank));
+  return { weight, lifted: lifted.length, examples: lifted.slice(0, 3).map((c) => ({ id: c.record.id, hint: c.signals.hint!.text })) };
 }
 
 const cancelled = () => vaultError('recall/cancelled', 'A newer query replaced this one.');
@@ -234,6 +254,8 @@ async function judgeRelevance(
     unframe(prompt),
     candidates.map((c) => c.record.id),
   );
+  // The judgment reads the documents' own words only. Counting the prompt's terms a hint holds as the
+  // document's was measured and not kept (services/recall/README.md, "Hints").
   return explanation.terms.length > 0 ? termCoverage(explanation) : null;
 }
 
@@ -270,8 +292,11 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     const t1 = clock();
     if (signal?.aborted) return err(cancelled());
     const walked = await graphList(prompt, deps, options, intentClass, funnel.maxWidth);
+    // The plain fused ranking (funnel off) stays the searchers' own: no hints.
+    const hintWeight = !funnel.enabled || !deps.hints || options.hints === false ? 0 : (options.hints ?? HINT_WEIGHT);
     const retrieval = await retrieve(decomposition.variants, deps, {
       ...(walked ? { extra: [walked] } : {}),
+      hintWeight,
       perListK: Math.max(options.perListK ?? DEFAULT_PER_LIST_K, funnel.maxWidth),
       limit: options.limit ?? funnel.maxWidth + 10,
       lists: options.lists ?? 'hybrid',
@@ -323,6 +348,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       dropped: [...outcome.dropped, ...(focused?.dropped ?? [])],
       focus: focused?.trace ?? null,
       structure: structured.trace,
+      hints: hintTrace(hintWeight, structured.items),
       dampening: damped?.trace ?? null,
       intentClass,
       accessWrites: accessWrites(structured.items, deps.now),

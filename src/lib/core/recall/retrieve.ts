@@ -5,7 +5,7 @@
  * that keeps its best BM25 rank, its best vector rank and its highest exact cosine similarity.
  */
 import type { Embedder } from '../api/embedder';
-import type { CandidateStore, LexicalHit, LexicalSearcher, VectorHit, VectorSearcher } from './ports';
+import type { CandidateStore, HintSearcher, LexicalHit, LexicalSearcher, VectorHit, VectorSearcher } from './ports';
 import { fuse, RRF_K, type RankedList } from './rrf';
 import type { Candidate, QueryVariant, RetrievalSignals, VariantKind } from './types';
 
@@ -14,6 +14,8 @@ export interface RetrieveDeps {
   vector: VectorSearcher;
   embedder: Pick<Embedder, 'id' | 'kind' | 'embed'>;
   store: CandidateStore;
+  /** The hints' index; absent: no hint lists. */
+  hints?: HintSearcher;
 }
 
 export type RetrievalLists = 'hybrid' | 'bm25' | 'vector';
@@ -27,6 +29,12 @@ export interface RetrieveOptions {
   lists?: RetrievalLists;
   /** Defaults to searcherWeightsFor(embedder.kind). */
   weights?: SearcherWeights;
+  /**
+   * Weight of each variant's hint list against its BM25 list (HINT_WEIGHT by default; 0: hints are
+   * not searched). A variant's hint and BM25 lists are fused by max: a hint lifts its parent to the
+   * better of the two, never adds to it.
+   */
+  hintWeight?: number;
   /** Further ranked lists fused with the searchers' (the entity graph's walk). */
   extra?: readonly (RankedList & { kind: 'graph' })[];
   signal?: AbortSignal;
@@ -63,6 +71,9 @@ export function searcherWeightsFor(embedderKind: 'lexical' | 'neural'): Searcher
  */
 export const MIN_LIST_WEIGHT = 0.01;
 
+/** Weight of a variant's hint list, as a share of its BM25 list's (measured: services/recall/README.md). */
+export const HINT_WEIGHT = 1;
+
 export const DEFAULT_PER_LIST_K = 30;
 export const DEFAULT_RETRIEVE_LIMIT = 30;
 
@@ -71,6 +82,7 @@ interface VariantHits {
   vector: Float32Array | null;
   bm25: LexicalHit[];
   knn: VectorHit[];
+  hints: { id: string; hint: string; terms: readonly string[] }[];
 }
 
 async function searchVariants(
@@ -79,6 +91,7 @@ async function searchVariants(
   lists: RetrievalLists,
   k: number,
   w: SearcherWeights,
+  hintWeight: number,
   signal?: AbortSignal,
 ): Promise<VariantHits[]> {
   const useVector = lists !== 'bm25';
@@ -98,16 +111,27 @@ async function searchVariants(
         k,
       )
     : Promise.all(wanted.map((i) => deps.vector.search(vectors[i]!, k)));
-  const [bm25Lists, knn] = await Promise.all([
+  const lexical = (variant: QueryVariant) => lists !== 'vector' && searched(variant, w.bm25);
+  const hints = deps.hints;
+  const [bm25Lists, hintLists, knn] = await Promise.all([
+    Promise.all(variants.map((variant) => (lexical(variant) ? deps.lexical.search(variant.text, k) : Promise.resolve([])))),
     Promise.all(
       variants.map((variant) =>
-        lists === 'vector' || !searched(variant, w.bm25) ? Promise.resolve([]) : deps.lexical.search(variant.text, k),
+        hints && hintWeight > 0 && lexical(variant) && searched(variant, w.bm25 * hintWeight)
+          ? hints.search(variant.text, k)
+          : Promise.resolve([]),
       ),
     ),
     knnLists,
   ]);
   wanted.forEach((i, n) => knnOf.set(i, knn[n] ?? []));
-  return variants.map((variant, i) => ({ variant, vector: vectors[i] ?? null, bm25: bm25Lists[i]!, knn: knnOf.get(i) ?? [] }));
+  return variants.map((variant, i) => ({
+    variant,
+    vector: vectors[i] ?? null,
+    bm25: bm25Lists[i]!,
+    knn: knnOf.get(i) ?? [],
+    hints: hintLists[i]!,
+  }));
 }
 
 function emptySignals(): RetrievalSignals {
@@ -120,7 +144,13 @@ function collectSignals(hits: readonly VariantHits[], ids: ReadonlySet<string>):
   const mark = (s: RetrievalSignals, kind: VariantKind) => {
     if (!s.variants.includes(kind)) s.variants.push(kind);
   };
-  for (const { variant, bm25, knn } of hits) {
+  for (const { variant, bm25, knn, hints } of hits) {
+    hints.forEach((hit, index) => {
+      if (!ids.has(hit.id)) return;
+      const s = get(hit.id);
+      if (!s.hint || index + 1 < s.hint.rank) s.hint = { rank: index + 1, text: hit.hint, terms: hit.terms };
+      mark(s, variant.kind);
+    });
     bm25.forEach((hit, index) => {
       if (!ids.has(hit.id)) return;
       const s = get(hit.id);
@@ -161,9 +191,11 @@ export interface Retrieval {
 export async function retrieve(variants: readonly QueryVariant[], deps: RetrieveDeps, options: RetrieveOptions = {}): Promise<Retrieval> {
   const lists = options.lists ?? 'hybrid';
   const w = options.weights ?? searcherWeightsFor(deps.embedder.kind);
-  const hits = await searchVariants(variants, deps, lists, options.perListK ?? DEFAULT_PER_LIST_K, w, options.signal);
-  const ranked: RankedList[] = hits.flatMap((h) => [
-    { ids: h.bm25.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.bm25 },
+  const hintWeight = options.hintWeight ?? HINT_WEIGHT;
+  const hits = await searchVariants(variants, deps, lists, options.perListK ?? DEFAULT_PER_LIST_K, w, hintWeight, options.signal);
+  const ranked: RankedList[] = hits.flatMap((h, i) => [
+    { ids: h.bm25.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.bm25, group: `lexical-${i}` },
+    { ids: h.hints.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.bm25 * hintWeight, group: `lexical-${i}` },
     { ids: h.knn.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.vector },
   ]);
   if (lists === 'hybrid') ranked.push(...(options.extra ?? []));

@@ -36,6 +36,14 @@ export interface IntentStatement {
 }
 
 /** What retrieval knows about one candidate, kept for display and evaluation. */
+/** What the hints did in one recall: their weight, and package items a hint ranked above their own text. */
+export interface HintTrace {
+  weight: number;
+  lifted: number;
+  /** Up to three lifted items and the hint that lifted each. */
+  examples: { id: string; hint: string }[];
+}
+
 export interface RetrievalSignals {
   /** Best (lowest, 1-based) BM25 rank over the variants; null when BM25 did not return it. */
   bm25Rank: number | null;
@@ -55,6 +63,11 @@ export interface RetrievalSignals {
   coverage?: number;
   /** Rank (1-based) in the entity graph's walk; absent when the walk did not reach it. */
   graphRank?: number;
+  /**
+   * Best (lowest, 1-based) rank in the hint lists, the hint that matched and the prompt's index terms
+   * it holds; absent when no hint did.
+   */
+  hint?: { rank: number; text: string; terms: readonly string[] };
 }
 
 export interface Candidate {
@@ -178,6 +191,8 @@ export interface RecallResult {
   focus?: FocusTrace | null;
   /** The GLOBAL view (structure-stage.ts): whether structural units were searched and which were added. */
   structure?: StructureTrace | null;
+  /** What the hints did (hints.ts); null when they were not searched. */
+  hints?: HintTrace | null;
   accessWrites: AccessWrite[];
   /** What each model stage did in this recall (called, failed, bypassed, skipped) and its breaker. */
   stages: StageTraces;

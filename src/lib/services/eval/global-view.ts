@@ -94,7 +94,7 @@ function parsedConversation(c: LabelledConversation, i: number): ParsedConversat
 }
 
 /** The corpus in one vault as the app would hold it after import, extraction and a sweep. */
-async function corpusVault(
+export async function corpusVault(
   conversations: readonly LabelledConversation[],
   onProgress?: (what: string) => void,
 ): Promise<{ vault: Vault; idOf: Map<string, string> }> {

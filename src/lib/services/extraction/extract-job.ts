@@ -18,6 +18,7 @@ import { contentWordSet, jaccard } from '../../core/extract/words';
 import { candidateNote } from '../../core/extract/candidate-note';
 import { extractConversation, type ExtractOptions } from '../../core/extract/driver';
 import { summarizeSession } from '../../core/extract/summary';
+import { llmHints } from '../../core/recall/llm-hints';
 import { EXTRACTOR_VERSION } from '../../core/extract/version';
 import type { CandidateUnit, ExtractionMessage } from '../../core/extract/units';
 import { vaultError, VaultFailure } from '../../core/errors';
@@ -137,7 +138,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
   if (!conversation || conversation.state !== 'visible') return { result: empty, notes: [] as NoteRecord[] };
   const { messages, flags: messageFlags } = await visibleMessages(vault, conversationId);
   const lent = deps.llm();
-  const guarded = (stage: 'extraction' | 'summaries') =>
+  const guarded = (stage: 'extraction' | 'summaries' | 'hints') =>
     lent && deps.breakers ? guardedLlm(lent, { breaker: deps.breakers.get(stage), now }) : lent;
   const llm = guarded('extraction');
   const extractOptions: ExtractOptions = {
@@ -166,6 +167,16 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
   );
   const ownIds = new Set(drafts.map((d) => d.id));
   const existing = new Set((await vault.db.notes.bulkGet([...ownIds])).filter((n) => n !== undefined).map((n) => n.id));
+  // With a model, the questions each new unit answers (the hint index reads them; without, it makes rule hints).
+  const fresh = drafts.filter((d) => !existing.has(d.id));
+  const asked = lent
+    ? await llmHints(
+        fresh.map((d) => ({ text: d.unit.text, category: d.unit.category })),
+        guarded('hints'),
+        { signal: options.signal, timeoutMs: deps.timeoutMs },
+      )
+    : null;
+  const hintsOf = new Map(fresh.map((d, i) => [d.id, asked?.hints[i] ?? []]));
   const written: NoteRecord[] = [];
   const extractorOf = (unit: CandidateUnit) =>
     run.windows.find((w) => unit.sourceMessageIds.some((id) => w.messageIds.includes(id)))?.extractor ?? 'rule-based';
@@ -193,7 +204,8 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     // The flags of the messages it cites come with it; from a flagged message it is held out of
     // retrieval until a person keeps it (core/curate/held.ts).
     const sources = candidate.sourceMessageIds.map((id) => messageFlags.get(id) ?? []);
-    const note: NoteRecord = { ...candidate, flags: withSourceFlags(candidate.flags, sources) };
+    const hints = hintsOf.get(draft.id) ?? [];
+    const note: NoteRecord = { ...candidate, flags: withSourceFlags(candidate.flags, sources), ...(hints.length ? { hints } : {}) };
     await vault.notes.save(note, { actor: 'extractor', action: 'extract', why: `Extracted by the ${extractor} extractor.`, at: now() });
     written.push(note);
     deps.neighbours.added?.([note]);
@@ -210,6 +222,7 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     existing: existing.size,
     rejected: run.rejected.length,
     summary: { words: summary.words, method: summary.method, fallbackReason: summary.fallbackReason },
+    hints: asked ? { units: asked.hints.filter((h) => h.length > 0).length, fallbackReason: asked.fallbackReason } : null,
     replaced,
   };
   return { result, notes: written };

@@ -48,8 +48,11 @@ export interface InProcessIndex {
   service: IndexService;
   /** A recall service over this index (the one read path). */
   recaller(options?: RecallServiceOptions): RecallService;
-  /** Runs queued index jobs until none is due; fails with the first job's error when one failed. */
-  runJobs(): Promise<number>;
+  /**
+   * Runs queued index jobs until none is due; fails with the first job's error when one failed. Then
+   * makes the hints the app makes in the background (`hints: false` leaves them to the caller).
+   */
+  runJobs(options?: { hints?: boolean }): Promise<number>;
   close(): void;
 }
 
@@ -90,11 +93,13 @@ export async function openInProcessIndex(vault: Vault, options: InProcessOptions
   return {
     service,
     recaller: (recallOptions) => new RecallService(service.recallSources(), vault, recallOptions),
-    async runJobs() {
+    async runJobs(jobOptions = {}) {
       let ran = 0;
       while ((await runner.runOnce()) === 'ran') ran++;
       const failed = [...(await vault.jobs.list('dead')), ...(await vault.jobs.list('pending')).filter((j) => j.error)];
       if (failed.length) fail('index/failed', `Indexing failed: ${failed[0]!.error?.message ?? 'unknown error'}`, failed[0]!.error);
+      // What the app makes in the background after indexing, made before the caller asks anything.
+      if (jobOptions.hints !== false) await service.hints.settled();
       return ran;
     },
     close: () => cache.close(),

@@ -356,7 +356,7 @@ export class IndexHost implements IndexApi {
   async setLlm(info: LlmInfo | null, port: MessagePort | null): Promise<void> {
     this.#llm = info && port ? new RemoteLlm(info, this.platform.lentModel(port)) : null;
     // Another model (or none): what the breakers learned about the last one no longer holds.
-    for (const stage of ['fit-gate', 'decompose', 'intent', 'extraction', 'summaries'] as const) this.#breakers.get(stage).reset();
+    for (const stage of ['fit-gate', 'decompose', 'intent', 'extraction', 'summaries', 'hints'] as const) this.#breakers.get(stage).reset();
     this.#notifySoon();
   }
 }

@@ -31,6 +31,7 @@ import type { VectorSearchMode } from './model-index';
 import { indexStatus } from './status';
 import { LEXICAL } from './vector-indexes';
 import { STRUCTURE_ID, StructureView } from './structure-view';
+import { HintView } from './hint-view';
 
 export interface IndexServiceDeps extends IndexDeps {
   /** How vector searches are answered (default 'hnsw', as the app does). */
@@ -44,11 +45,14 @@ export class IndexService {
   private readonly vectorMode: VectorSearchMode;
   /** The GLOBAL view's structural units (summaries, thread maps, communities), built on demand. */
   readonly structure: StructureView;
+  /** The hints of every chunk and note in their own keyword index (core/recall/hints.ts). */
+  readonly hints: HintView;
 
   constructor(deps: IndexServiceDeps) {
     this.parts = new IndexParts(deps);
     this.vectorMode = deps.vectorSearch ?? 'hnsw';
     this.structure = new StructureView(this.parts, (ids) => readCandidates(this.parts.vault, ids));
+    this.hints = new HintView(this.parts, (ids) => readCandidates(this.parts.vault, ids));
   }
 
   /** Loads every index; queues embedding when documents lack vectors (e.g. after a crash). */
@@ -163,6 +167,7 @@ export class IndexService {
       structure: {
         search: async (prompt, k) => (await this.structure.index()).search(prompt, k),
       },
+      hints: { search: async (query, k) => this.hints.search(query, k) },
       queryEmbedder: async () => {
         const embedder = await this.servingEmbedder();
         return { id: embedder.id, kind: embedder.kind, embed: (texts, options) => embedder.embedQueries(texts, options) };

@@ -157,6 +157,7 @@ export class RecallService {
         embedder,
         store,
         ...(this.sources.graph ? { graph: this.sources.graph } : {}),
+        ...(this.sources.hints ? { hints: this.sources.hints } : {}),
         structure,
         intentHistory,
         llm: this.options.llm?.() ?? null,

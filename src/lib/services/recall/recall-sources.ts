@@ -4,7 +4,14 @@
  * does, so the Recall screen, the CLI, `eval locomo` and the agent tools read the same index.
  */
 import type { Embedder } from '../../core/api/embedder';
-import type { CandidateStore, GraphSearcher, LexicalSearcher, StructureSearcher, VectorSearcher } from '../../core/recall/ports';
+import type {
+  CandidateStore,
+  GraphSearcher,
+  HintSearcher,
+  LexicalSearcher,
+  StructureSearcher,
+  VectorSearcher,
+} from '../../core/recall/ports';
 
 export type QueryEmbedder = Pick<Embedder, 'id' | 'kind' | 'embed'>;
 
@@ -14,6 +21,8 @@ export interface RecallSources {
   store: CandidateStore;
   /** The entity graph (walk and hub counts); absent: recall runs without it. */
   graph?: GraphSearcher;
+  /** The hints' keyword index; absent: recall runs without hints. */
+  hints?: HintSearcher;
   /** The GLOBAL view's structural units; absent: GLOBAL prompts read chunks and notes only. */
   structure?: StructureSearcher;
   /** The serving embedder, embedding queries (with its query prefix). */
