@@ -1,0 +1,33 @@
+import { expect, test } from '@playwright/test';
+import { ImportPage } from './pages/import';
+import { IndexPanels } from './pages/index-panels';
+
+const TRIP = [
+  'User: My sister Maria and I are planning a week in Lisbon in June. Should we stay in Alfama?',
+  'Assistant: Alfama suits a first visit to Lisbon; in June the Santo António festival fills its streets, so book early.',
+  'User: Great, we will book Alfama for Maria and me, and take the train to Cascais one day.',
+].join('\n');
+
+test("a message's entities are chips typed by the tagger (person, place, date); one lists what the vault links to it", async ({ page }) => {
+  const importPage = new ImportPage(page);
+  await importPage.open();
+  await importPage.paste(TRIP);
+  expect((await importPage.storedCounts()).conversations).toBe(1);
+  // The links of a chip come from the index worker's entity graph: let indexing finish first.
+  const panels = new IndexPanels(page);
+  await panels.openSettings();
+  await panels.waitUpToDate();
+  await page.getByRole('navigation').getByRole('link', { name: 'Conversations' }).click();
+  await page.getByTestId('conversation-item').first().getByRole('link').click();
+  const first = page.getByTestId('message').first().getByTestId('entity-chip');
+  // The tagger loads on first use: until then the chips show untyped.
+  await expect(first.and(page.locator('[data-entity="lisbon"]'))).toHaveAttribute('data-type', 'place');
+  await expect(first.and(page.locator('[data-entity="maria"]'))).toHaveAttribute('data-type', 'person');
+  await expect(first.and(page.locator('[data-entity="june"]'))).toHaveAttribute('data-type', 'date');
+  await expect(first.and(page.locator('[data-entity="lisbon"]'))).toHaveAttribute('title', 'Place');
+  // A chip lists everything the vault links to the name (the index worker's entity graph).
+  await first.and(page.locator('[data-entity="lisbon"]')).click();
+  const links = page.getByTestId('entity-links');
+  await expect(links).toHaveAttribute('data-entity', 'lisbon');
+  await expect(links.getByTestId('entity-linked-item')).toHaveCount(2);
+});
