@@ -40,8 +40,14 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await expect(summary.getByTestId('recall-result-tier')).toHaveText('Structural');
   await expect(summary.getByTestId('recall-result-source')).toHaveCount(1);
   await expect(page.getByTestId('recall-trace-structure')).toContainText('1 added');
-  // The hints (a question per unit, their own keyword index) are searched beside BM25; the trace says what they did.
-  await expect(page.getByTestId('recall-trace-hints')).toContainText(/^Hints: /u);
+  // The hints (a question per unit, their own keyword index) are off by default: the trace has no line
+  // for them. Switched on, the search runs again with them and the trace says what they did.
+  await expect(page.getByTestId('recall-trace-hints')).toHaveCount(0);
+  await page.getByTestId('recall-hints').check();
+  await expect(page.getByTestId('recall-trace-hints')).toContainText(/Hints: /u);
+  await expect(recall.memories.filter({ hasText: 'slightly acidic' })).toHaveCount(1);
+  await page.getByTestId('recall-hints').uncheck();
+  await expect(page.getByTestId('recall-trace-hints')).toHaveCount(0);
   await expect(recall.dropped.filter({ hasText: 'slightly acidic' }).first()).toBeVisible();
   await expect(recall.gate).toContainText('did not run');
   await expect(recall.gate).toHaveAttribute('data-reason', 'no-llm');

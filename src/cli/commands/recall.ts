@@ -24,7 +24,7 @@ export const recallCommand: Command = {
   name: 'recall',
   summary: 'Import export files into a fresh in-memory vault, recall for a prompt and print the context package.',
   usage:
-    'recall "<prompt>" <export files...> [--json] [--format markdown|xml] [--target <model>|<tokens>] [--intent "..."] [--no-funnel] [--vectors exact|hnsw|auto] [--flagged-lines drop|quote]\n' +
+    'recall "<prompt>" <export files...> [--json] [--format markdown|xml] [--target <model>|<tokens>] [--intent "..."] [--no-funnel] [--vectors exact|hnsw|auto] [--flagged-lines drop|quote] [--hints]\n' +
     '  or: recall "<prompt>" --vault FILE.engram [--passphrase-env VAR] [options]: recall from a stored vault file instead',
   async run(argv) {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -36,6 +36,7 @@ export const recallCommand: Command = {
       vault: { type: 'string' },
       'passphrase-env': { type: 'string' },
       'flagged-lines': { type: 'string' },
+      hints: { type: 'boolean' },
     });
     const [prompt, ...paths] = positionals;
     if (!prompt?.trim()) throw new UsageError('Give the prompt to recall for (in quotes).');
@@ -59,12 +60,14 @@ export const recallCommand: Command = {
       await loadHnswlibQuietly();
       const index = await openInProcessIndex(opened.vault, { vectorSearch: vectors });
       try {
-        await index.runJobs();
+        // The hints (question per unit, their own keyword index) are off unless asked: recall README, "Hints".
+        const hints = values.hints === true;
+        await index.runJobs({ hints });
         const outcome = await index
           .recaller()
           .answer(
             { prompt, ...(values.intent ? { intent: values.intent } : {}) },
-            { funnel: values['no-funnel'] !== true, package: { target, format, flaggedLines } },
+            { funnel: values['no-funnel'] !== true, hints, package: { target, format, flaggedLines } },
           );
         if (!outcome.ok) throw new VaultFailure(outcome.error);
         // What the vault holds (an export source's vault holds exactly what its import stored).

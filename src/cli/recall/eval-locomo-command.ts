@@ -1,6 +1,6 @@
 /**
  * `eval locomo <file> [--k 5,10] [--budget 500,1000] [--json] [--modes ...] [--vectors ...]
- * [--recency on|off] [--samples id,id] [--extract] [--hints W|off]`: evidence recall of the app's read path on LoCoMo (the
+ * [--recency on|off] [--samples id,id] [--extract] [--hints on|off|W]`: evidence recall of the app's read path on LoCoMo (the
  * index service and the recall service, services/eval/locomo.ts), per mode and category, with
  * latency. JSON is the report shape of the issue, exactly.
  */
@@ -22,7 +22,7 @@ import { RECENCY_FOR_ARCHIVES, runLocomo } from '../../lib/services/eval/locomo'
 import { loadHnswlibQuietly } from './hnswlib-node';
 
 export const EVAL_LOCOMO_USAGE =
-  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--hints W|off] [--json]\n' +
+  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--hints on|off|W] [--json]\n' +
   '  [--llm-endpoint http://127.0.0.1:PORT [--model NAME] [--gate-timeout-ms N]] [--reranker PATH]: the model stages in the funnel mode\n' +
   '  (intent, decomposition and fit-gate through a local OpenAI-compatible server; a cross-encoder from a folder), with their figures';
 
@@ -44,12 +44,13 @@ function modesOf(value: string | undefined): EvalMode[] {
   return [...new Set(modes)] as EvalMode[];
 }
 
-/** `--hints 0.5` weighs the hint lists; `--hints off` leaves them out (the funnel mode only). */
-function hintsOf(value: string | undefined): number | false | undefined {
+/** `--hints on` searches the hints at their weight, `--hints 0.5` at that one; off (the default) leaves them out (the funnel mode only). */
+function hintsOf(value: string | undefined): number | boolean | undefined {
   if (value === undefined) return undefined;
   if (value === 'off') return false;
+  if (value === 'on') return true;
   const weight = Number(value);
-  if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--hints takes a weight (0 or more) or off (got ${value}).`);
+  if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--hints takes on, off or a weight (0 or more) (got ${value}).`);
   return weight;
 }
 
@@ -116,7 +117,7 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
   });
   const { report, diagnostics, vectors: used } = run;
   const seconds = (performance.now() - started) / 1000;
-  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}${extract ? '; extracted (rule-based) before indexing' : ''}${hints !== undefined ? `; hints ${hints === false ? 'off' : `weight ${hints}`}` : ''}; ${seconds.toFixed(1)} s`;
+  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}${extract ? '; extracted (rule-based) before indexing' : ''}${hints ? `; hints ${hints === true ? 'on' : `weight ${hints}`}` : ''}; ${seconds.toFixed(1)} s`;
   const notes = [
     `${diagnostics.skippedQuestions} answerable questions skipped (no resolvable evidence); unreadable evidence ids: ${diagnostics.malformedEvidence.map((m) => JSON.stringify(m)).join(', ') || 'none'}`,
   ];

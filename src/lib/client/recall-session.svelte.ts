@@ -23,6 +23,8 @@ export interface RecallPrefs {
   target: string | number;
   format: PackageFormat;
   funnel: boolean;
+  /** Search the hints (off by default). */
+  hints: boolean;
   appendPrompt: boolean;
   /** Flagged lines left out of the package (default) or kept quoted. */
   flaggedLines: FlaggedLinePolicy;
@@ -42,6 +44,7 @@ export class RecallSession {
   /** The intent class the person chose; null: classified from the prompt. */
   intentClassEdit = $state<IntentClass | null>(null);
   funnel = $state(true);
+  hints = $state(false);
   target = $state<string | number>(DEFAULT_TARGET_ID);
   format = $state<PackageFormat>('markdown');
   appendPrompt = $state(false);
@@ -114,6 +117,7 @@ export class RecallSession {
     this.target = resolveTarget(p.target) ? p.target : DEFAULT_TARGET_ID;
     this.format = p.format;
     this.funnel = p.funnel;
+    this.hints = p.hints === true;
     this.appendPrompt = p.appendPrompt;
     this.flaggedLines = p.flaggedLines === 'quote' ? 'quote' : 'drop';
   }
@@ -123,6 +127,7 @@ export class RecallSession {
       target: this.target,
       format: this.format,
       funnel: this.funnel,
+      hints: this.hints,
       appendPrompt: this.appendPrompt,
       flaggedLines: this.flaggedLines,
     };
@@ -171,6 +176,7 @@ export class RecallSession {
       intent: this.intentEdit?.trim() || null,
       intentClass: this.intentClassEdit,
       funnel: this.funnel,
+      hints: this.hints,
       target: this.target,
       format: this.format,
       pinned: [...this.pinned],
@@ -222,6 +228,13 @@ export class RecallSession {
 
   setFunnel(on: boolean): void {
     this.funnel = on;
+    this.savePrefs();
+    void this.run();
+  }
+
+  /** Search the hints too (remembered on this device). */
+  setHints(on: boolean): void {
+    this.hints = on;
     this.savePrefs();
     void this.run();
   }
@@ -296,14 +309,15 @@ export class RecallSession {
 const vaultPrefs = {
   async load(): Promise<RecallPrefs> {
     const views = await vaultViews();
-    const [target, format, funnel, appendPrompt, flaggedLines] = await Promise.all([
+    const [target, format, funnel, hints, appendPrompt, flaggedLines] = await Promise.all([
       views.setting('device.recall.target'),
       views.setting('device.recall.format'),
       views.setting('device.recall.funnel'),
+      views.setting('device.recall.hints'),
       views.setting('device.recall.appendPrompt'),
       views.setting('device.recall.flaggedLines'),
     ]);
-    return { target, format, funnel, appendPrompt, flaggedLines };
+    return { target, format, funnel, hints, appendPrompt, flaggedLines };
   },
   async save(p: RecallPrefs): Promise<void> {
     const writer = vaultWorker();
@@ -311,6 +325,7 @@ const vaultPrefs = {
       writer.call('setPreference', ['device.recall.target', p.target]),
       writer.call('setPreference', ['device.recall.format', p.format]),
       writer.call('setPreference', ['device.recall.funnel', p.funnel]),
+      writer.call('setPreference', ['device.recall.hints', p.hints]),
       writer.call('setPreference', ['device.recall.appendPrompt', p.appendPrompt]),
       writer.call('setPreference', ['device.recall.flaggedLines', p.flaggedLines]),
     ]);

@@ -59,6 +59,8 @@ export interface SettingsShape {
   'device.recall.funnel': boolean;
   /** Copy to prompt adds the typed prompt after the package. */
   'device.recall.appendPrompt': boolean;
+  /** Search the hints, questions each memory answers (core/recall/hints.ts); off by default (recall README, "Hints"). */
+  'device.recall.hints': boolean;
   /** The cross-encoder of recall's second stage on this device (null: none, the first-stage order stands). */
   'device.recall.reranker': RerankerChoice | null;
   /**
@@ -107,6 +109,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.target': 'gpt-4o',
   'device.recall.format': 'markdown',
   'device.recall.funnel': true,
+  'device.recall.hints': false,
   'device.recall.appendPrompt': false,
   'device.recall.reranker': null,
   'device.recall.flaggedLines': 'drop',

@@ -10,6 +10,7 @@ import { extractAndStore, termNeighbours } from '../../../src/lib/services/extra
 import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
 import { keepCandidates, undoChanges } from '../../../src/lib/store/note-actions';
 import type { Vault } from '../../../src/lib/store/vault';
+import { analyze } from '../../../src/lib/core/text/analyze';
 import { stagedLlm } from '../../factories/scripted-llm';
 import { freshVault, importText } from '../extract-job/helpers';
 
@@ -42,7 +43,7 @@ describe('hints through the index and recall services', () => {
       await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
     }
     index = await openInProcessIndex(vault);
-    await index.runJobs();
+    await index.runJobs({ hints: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -57,7 +58,8 @@ describe('hints through the index and recall services', () => {
     expect(hints.progress.made).toBe(hints.progress.documents);
     expect(hints.progress.documents).toBeGreaterThan(0);
     const chunk = await turnChunk("We'll stay in Alfama");
-    const made = hints.hintsOf(chunk.id);
+    const made = await hints.hintsFor(chunk.id);
+    expect(hints.countOf(chunk.id)).toBe(made.length);
     expect(made.length).toBeGreaterThan(0);
     expect(made.some((h) => /settle on/u.test(h) && /Alfama/u.test(h))).toBe(true);
   });
@@ -68,12 +70,14 @@ describe('hints through the index and recall services', () => {
     expect((await index.service.lexicalSearch(prompt, 10)).map((h) => h.id)).toContain(chunk.id); // found by its words too
     const hits = index.service.hints.search(prompt, 10);
     expect(hits[0]?.id).toBe(chunk.id);
-    const answer = await index.recaller().answer({ prompt }, { writeBack: false });
+    const answer = await index.recaller().answer({ prompt }, { writeBack: false, hints: true });
     if (!answer.ok) throw new Error(answer.error.message);
     const item = answer.value.result.items.find((i) => i.record.id === chunk.id);
-    expect(item?.signals.hint?.text).toMatch(/settle on/u);
+    expect(item?.signals.hint?.terms).toContain(analyze('settle')[0]);
+    expect(answer.value.result.hints?.lifted).toBeGreaterThanOrEqual(0);
     expect(answer.value.result.hints?.weight).toBeGreaterThan(0);
-    const off = await index.recaller().answer({ prompt }, { writeBack: false, hints: false });
+    // Off unless asked: the app's default.
+    const off = await index.recaller().answer({ prompt }, { writeBack: false });
     if (!off.ok) throw new Error(off.error.message);
     expect(off.value.result.hints).toBeNull();
     expect(off.value.result.items.every((i) => i.signals.hint === undefined)).toBe(true);
@@ -85,11 +89,12 @@ describe('hints through the index and recall services', () => {
     )!;
     const kept = await keepCandidates(vault, [{ id: decision.id }], Date.now());
     expect(kept.noteIds).toContain(decision.id);
-    await index.runJobs();
-    expect(index.service.hints.hintsOf(decision.id)[0]).toMatch(/^What did (?:I|they) decide/u);
+    await index.runJobs({ hints: true });
+    expect((await index.service.hints.hintsFor(decision.id))[0]).toMatch(/^What did (?:I|they) decide/u);
+    expect(index.service.hints.countOf(decision.id)).toBeGreaterThan(0);
     await undoChanges(vault, kept.historyIds, Date.now());
-    await index.runJobs();
-    expect(index.service.hints.hintsOf(decision.id)).toEqual([]);
+    await index.runJobs({ hints: true });
+    expect(index.service.hints.countOf(decision.id)).toBe(0);
   });
 
   it("units extracted after indexing remake the hints of their conversation's chunks", async () => {
@@ -98,12 +103,12 @@ describe('hints through the index and recall services', () => {
       const [id] = await importText(v, CAT, 'cat.txt');
       const idx = await openInProcessIndex(v);
       try {
-        await idx.runJobs();
+        await idx.runJobs({ hints: true });
         const chunk = (await v.db.chunks.toArray()).find((c) => c.text.includes('Decision: Miso gets wet food'))!;
-        expect(idx.service.hints.hintsOf(chunk.id).some((h) => /settle on/u.test(h))).toBe(false); // no units yet
+        expect((await idx.service.hints.hintsFor(chunk.id)).some((h) => /settle on/u.test(h))).toBe(false); // no units yet
         await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => null }, id!);
         await idx.service.hints.settled();
-        expect(idx.service.hints.hintsOf(chunk.id).some((h) => /settle on/u.test(h) && /wet food/u.test(h))).toBe(true);
+        expect(idx.service.hints.search('what did I settle on for the wet food', 5).map((h) => h.id)).toContain(chunk.id);
       } finally {
         idx.close();
       }
@@ -116,6 +121,13 @@ describe('hints through the index and recall services', () => {
     const v = await freshVault();
     try {
       const [id] = await importText(v, TRIP, 'lisbon.txt');
+      // Off (the default), extraction asks the model for no hints.
+      const silent = stagedLlm(() => 'other', { other: () => 'not JSON' });
+      const quiet = await extractAndStore({ vault: v, neighbours: termNeighbours(v), llm: () => silent }, id!);
+      expect(quiet.result.hints).toBeNull();
+      expect(silent.calls.some((c) => /questions a person might ask/u.test(c.messages[0]?.content ?? ''))).toBe(false);
+      await v.db.notes.clear();
+      await v.settings.set('device.recall.hints', true);
       const stageOf = (messages: readonly LlmMessage[]) => {
         const system = messages[0]?.content ?? '';
         return /questions a person might ask/u.test(system) ? 'hints' : /Summarize/u.test(system) ? 'summary' : 'other';
@@ -144,9 +156,10 @@ describe('hints through the index and recall services', () => {
       expect(stored.every((n) => n.hints?.[0]?.startsWith('Which quarter of the old town did we book'))).toBe(true);
       const idx = await openInProcessIndex(v);
       try {
-        await idx.runJobs();
+        await idx.runJobs({ hints: true });
         const chunk = (await v.db.chunks.toArray()).find((c) => c.text.includes("We'll stay in Alfama"))!;
-        expect(idx.service.hints.hintsOf(chunk.id)[0]).toMatch(/^Which quarter of the old town did we book/u);
+        expect((await idx.service.hints.hintsFor(chunk.id))[0]).toMatch(/^Which quarter of the old town did we book/u);
+        expect(idx.service.hints.search('which quarter of the old town', 5).map((h) => h.id)).toContain(chunk.id);
       } finally {
         idx.close();
       }

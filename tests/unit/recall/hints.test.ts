@@ -84,7 +84,7 @@ describe('the hint index', () => {
     index.set('chunk-a', ['When did Caroline go to the support group?', 'What did Caroline say about painting?']);
     index.set('chunk-b', ['What did Melanie decide, choose or pick: pottery class?']);
     const hits = index.search('when did caroline go to the support group', 5);
-    expect(hits[0]).toMatchObject({ id: 'chunk-a', hint: 'When did Caroline go to the support group?' });
+    expect(hits[0]).toMatchObject({ id: 'chunk-a', n: 0, terms: analyze('caroline go support group') });
     expect(hits.filter((h) => h.id === 'chunk-a')).toHaveLength(1);
     index.set('chunk-a', ['What did Caroline say about her sunrise painting?']);
     expect(index.search('support group', 5)).toEqual([]);
@@ -93,5 +93,6 @@ describe('the hint index', () => {
     expect(index.search('pottery', 5)).toEqual([]);
     expect(index.size).toBe(1);
     expect(index.hints).toBe(1);
+    expect(index.countOf('chunk-a')).toBe(1);
   });
 });

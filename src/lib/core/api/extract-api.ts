@@ -34,7 +34,7 @@ export interface ExtractJobResult {
   existing: number;
   rejected: number;
   summary: { words: number; method: 'llm' | 'extractive'; fallbackReason: VaultError | null } | null;
-  /** With a model: how many new units got the model's questions (hints), and why the rest did not; null without one. */
+  /** With a model and hints on: how many new units got the model's questions, and why the rest did not; null otherwise. */
   hints?: { units: number; fallbackReason: VaultError | null } | null;
   /** Never-reviewed candidates of an older extractor version: proposed again (restamped) or no longer (removed). */
   replaced?: { restamped: number; removed: number };

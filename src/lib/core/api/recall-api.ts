@@ -19,6 +19,8 @@ export interface RecallRequest {
   intentClass?: IntentClass | null;
   /** The funnel switch (on by default). */
   funnel: boolean;
+  /** Search the hints (core/recall/hints.ts); off when absent. */
+  hints?: boolean;
   /** A preset id of model-windows.ts or a custom window in tokens. */
   target: string | number;
   format: PackageFormat;

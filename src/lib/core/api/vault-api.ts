@@ -32,6 +32,7 @@ export const PREFERENCE_KEYS = [
   'device.recall.target',
   'device.recall.format',
   'device.recall.funnel',
+  'device.recall.hints',
   'device.recall.appendPrompt',
   'device.recall.flaggedLines',
   'vault.syncFolder',

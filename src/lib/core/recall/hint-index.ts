@@ -1,6 +1,8 @@
 /**
  * The hints' own keyword index (hints.ts): each hint a BM25 document `parent␟n`, searched for a
- * prompt and folded to parents, each at its best hint. A parent's hints are replaced together.
+ * prompt and folded to parents, each at its best hint. A parent's hints are replaced together. The
+ * hints' texts are not kept (at 300k chunks they would be some 770k strings, a hundred megabytes and
+ * more): a hit says which of the parent's hints matched and which of the query's terms it holds.
  */
 import { Bm25Index } from '../index/bm25';
 
@@ -8,8 +10,8 @@ export interface HintHit {
   /** The chunk or note the hint belongs to. */
   id: string;
   score: number;
-  /** The hint that matched best. */
-  hint: string;
+  /** Which of the parent's hints matched best (0-based, in the order they were set). */
+  n: number;
   /** The query's index terms that hint holds. */
   terms: string[];
 }
@@ -20,11 +22,12 @@ const SEP = '\u241f';
 export const MIN_HINT_TERMS = 2;
 
 /** Hints read per parent asked: a parent's five hints can fill the head of the list. */
-const OVERREAD = 4;
+const OVERREAD = 2;
 
 export class HintIndex {
   private readonly bm25 = new Bm25Index();
-  private readonly byParent = new Map<string, readonly string[]>();
+  /** How many hints each parent has. */
+  private readonly byParent = new Map<string, number>();
 
   /** Parents that have hints. */
   get size(): number {
@@ -36,8 +39,9 @@ export class HintIndex {
     return this.bm25.size;
   }
 
-  hintsOf(parent: string): readonly string[] {
-    return this.byParent.get(parent) ?? [];
+  /** How many hints `parent` has (0: none). */
+  countOf(parent: string): number {
+    return this.byParent.get(parent) ?? 0;
   }
 
   /** Replaces `parent`'s hints (none: it leaves the index). */
@@ -45,13 +49,13 @@ export class HintIndex {
     this.remove(parent);
     if (hints.length === 0) return;
     hints.forEach((hint, n) => this.bm25.add(`${parent}${SEP}${n}`, hint));
-    this.byParent.set(parent, [...hints]);
+    this.byParent.set(parent, hints.length);
   }
 
   remove(parent: string): void {
-    const old = this.byParent.get(parent);
-    if (!old) return;
-    old.forEach((_, n) => this.bm25.remove(`${parent}${SEP}${n}`));
+    const count = this.byParent.get(parent);
+    if (!count) return;
+    for (let n = 0; n < count; n++) this.bm25.remove(`${parent}${SEP}${n}`);
     this.byParent.delete(parent);
   }
 
@@ -81,7 +85,7 @@ export class HintIndex {
       out.push({
         id: parent,
         score: hit.score,
-        hint: this.byParent.get(parent)?.[Number(hit.id.slice(at + 1))] ?? '',
+        n: Number(hit.id.slice(at + 1)),
         terms: held.map((i) => explained.terms[i]!.term),
       });
       if (out.length >= k) break;

@@ -128,7 +128,7 @@ export interface GraphSearcher {
 /** The hints' own keyword index (hints.ts, hint-index.ts), as recall reads it. */
 export interface HintSearcher {
   /** The best `k` chunks and notes by their best-matching hint (with the query's index terms it holds), best first. */
-  search(query: string, k: number): Promise<{ id: string; score: number; hint: string; terms: readonly string[] }[]>;
+  search(query: string, k: number): Promise<{ id: string; score: number; terms: readonly string[] }[]>;
 }
 
 /** The GLOBAL view's units in their own keyword index (structure-units.ts), as recall reads them. */

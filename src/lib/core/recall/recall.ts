@@ -104,10 +104,10 @@ export interface RecallOptions {
    */
   graph?: number | false;
   /**
-   * Weight of the hint lists against the BM25 lists (HINT_WEIGHT by default; hints.ts, retrieve.ts);
-   * 0 or false: hints are not searched. With the funnel switched off they are never searched.
+   * The hints (hints.ts, retrieve.ts): off unless asked (measured: services/recall/README.md, "Hints");
+   * true searches them at HINT_WEIGHT, a number at that weight. With the funnel off they are never searched.
    */
-  hints?: number | false;
+  hints?: boolean | number;
   /** Session focus for GLOBAL prompts (session-focus.ts): the ratio (SESSION_FOCUS by default); false switches it off. */
   focus?: number | false;
   /** The GLOBAL view's structural items (structure-stage.ts): false adds none; values override the defaults. */
@@ -134,7 +134,7 @@ export interface RecallOptions {
 function hintTrace(weight: number, items: readonly Candidate[]): HintTrace | null {
   if (weight <= 0) return null;
   const lifted = items.filter((c) => c.signals.hint && (c.signals.bm25Rank === null || c.signals.hint.rank < c.signals.bm25Rank));
-  return { weight, lifted: lifted.length, examples: lifted.slice(0, 3).map((c) => ({ id: c.record.id, hint: c.signals.hint!.text })) };
+  return { weight, lifted: lifted.length, examples: lifted.slice(0, 3).map((c) => ({ id: c.record.id, terms: c.signals.hint!.terms })) };
 }
 
 const cancelled = () => vaultError('recall/cancelled', 'A newer query replaced this one.');
@@ -293,7 +293,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     if (signal?.aborted) return err(cancelled());
     const walked = await graphList(prompt, deps, options, intentClass, funnel.maxWidth);
     // The plain fused ranking (funnel off) stays the searchers' own: no hints.
-    const hintWeight = !funnel.enabled || !deps.hints || options.hints === false ? 0 : (options.hints ?? HINT_WEIGHT);
+    const hintWeight = !funnel.enabled || !deps.hints || !options.hints ? 0 : options.hints === true ? HINT_WEIGHT : options.hints;
     const retrieval = await retrieve(decomposition.variants, deps, {
       ...(walked ? { extra: [walked] } : {}),
       hintWeight,

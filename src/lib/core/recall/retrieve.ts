@@ -30,8 +30,8 @@ export interface RetrieveOptions {
   /** Defaults to searcherWeightsFor(embedder.kind). */
   weights?: SearcherWeights;
   /**
-   * Weight of each variant's hint list against its BM25 list (HINT_WEIGHT by default; 0: hints are
-   * not searched). A variant's hint and BM25 lists are fused by max: a hint lifts its parent to the
+   * Weight of each variant's hint list against its BM25 list (0, the default: hints are not searched;
+   * recall.ts passes HINT_WEIGHT when asked for hints). A variant's hint and BM25 lists are fused by max: a hint lifts its parent to the
    * better of the two, never adds to it.
    */
   hintWeight?: number;
@@ -71,8 +71,18 @@ export function searcherWeightsFor(embedderKind: 'lexical' | 'neural'): Searcher
  */
 export const MIN_LIST_WEIGHT = 0.01;
 
-/** Weight of a variant's hint list, as a share of its BM25 list's (measured: services/recall/README.md). */
+/** Weight of a variant's hint list, as a share of its BM25 list's, when hints are asked for (measured: services/recall/README.md). */
 export const HINT_WEIGHT = 1;
+
+/**
+ * A hint list weighted below this is not searched. On the hint weight curve (services/recall/README.md,
+ * "Hints") a weight of 0.5 changed no package on either set: a hint's first place then counts less
+ * than BM25's 60th. So the subset variants (0.05) and a model's variants (0.5) search no hints; nor
+ * does the authority variant (the prompt with its framing words), which changed no figure on either
+ * set next to the concept variant (the unframed prompt). A recall searches the hint index once: at
+ * 300k chunks each search costs several milliseconds.
+ */
+export const MIN_HINT_LIST_WEIGHT = 0.75;
 
 export const DEFAULT_PER_LIST_K = 30;
 export const DEFAULT_RETRIEVE_LIMIT = 30;
@@ -82,7 +92,7 @@ interface VariantHits {
   vector: Float32Array | null;
   bm25: LexicalHit[];
   knn: VectorHit[];
-  hints: { id: string; hint: string; terms: readonly string[] }[];
+  hints: { id: string; terms: readonly string[] }[];
 }
 
 async function searchVariants(
@@ -117,7 +127,7 @@ async function searchVariants(
     Promise.all(variants.map((variant) => (lexical(variant) ? deps.lexical.search(variant.text, k) : Promise.resolve([])))),
     Promise.all(
       variants.map((variant) =>
-        hints && hintWeight > 0 && lexical(variant) && searched(variant, w.bm25 * hintWeight)
+        hints && lexical(variant) && variant.kind !== 'authority' && (variant.weight ?? 1) * w.bm25 * hintWeight >= MIN_HINT_LIST_WEIGHT
           ? hints.search(variant.text, k)
           : Promise.resolve([]),
       ),
@@ -148,7 +158,7 @@ function collectSignals(hits: readonly VariantHits[], ids: ReadonlySet<string>):
     hints.forEach((hit, index) => {
       if (!ids.has(hit.id)) return;
       const s = get(hit.id);
-      if (!s.hint || index + 1 < s.hint.rank) s.hint = { rank: index + 1, text: hit.hint, terms: hit.terms };
+      if (!s.hint || index + 1 < s.hint.rank) s.hint = { rank: index + 1, terms: hit.terms };
       mark(s, variant.kind);
     });
     bm25.forEach((hit, index) => {
@@ -191,7 +201,7 @@ export interface Retrieval {
 export async function retrieve(variants: readonly QueryVariant[], deps: RetrieveDeps, options: RetrieveOptions = {}): Promise<Retrieval> {
   const lists = options.lists ?? 'hybrid';
   const w = options.weights ?? searcherWeightsFor(deps.embedder.kind);
-  const hintWeight = options.hintWeight ?? HINT_WEIGHT;
+  const hintWeight = options.hintWeight ?? 0;
   const hits = await searchVariants(variants, deps, lists, options.perListK ?? DEFAULT_PER_LIST_K, w, hintWeight, options.signal);
   const ranked: RankedList[] = hits.flatMap((h, i) => [
     { ids: h.bm25.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.bm25, group: `lexical-${i}` },

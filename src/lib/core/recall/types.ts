@@ -40,8 +40,8 @@ export interface IntentStatement {
 export interface HintTrace {
   weight: number;
   lifted: number;
-  /** Up to three lifted items and the hint that lifted each. */
-  examples: { id: string; hint: string }[];
+  /** Up to three lifted items and the prompt's terms the hint that lifted each holds. */
+  examples: { id: string; terms: readonly string[] }[];
 }
 
 export interface RetrievalSignals {
@@ -64,10 +64,10 @@ export interface RetrievalSignals {
   /** Rank (1-based) in the entity graph's walk; absent when the walk did not reach it. */
   graphRank?: number;
   /**
-   * Best (lowest, 1-based) rank in the hint lists, the hint that matched and the prompt's index terms
-   * it holds; absent when no hint did.
+   * Best (lowest, 1-based) rank in the hint lists and the prompt's index terms (stemmed) that hint
+   * holds; absent when no hint did.
    */
-  hint?: { rank: number; text: string; terms: readonly string[] };
+  hint?: { rank: number; terms: readonly string[] };
 }
 
 export interface Candidate {

@@ -86,7 +86,7 @@ export async function runLocomo(
       if (options.extract) await extractEveryConversation(vault);
       const index = await openInProcessIndex(vault, { vectorSearch: vectors, ...(options.embedder ? { embedder: options.embedder } : {}) });
       try {
-        await index.runJobs();
+        await index.runJobs({ hints: Boolean(options.recall?.hints) });
       } catch (thrown) {
         index.close();
         await vault.db.delete();

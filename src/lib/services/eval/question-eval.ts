@@ -3,8 +3,8 @@
  * later to look up one thing they settled in a chat ("Which neighbourhood did we settle on for the
  * hotel?"). The vault is `eval global`'s: every chat of the labelled extraction corpus imported,
  * extracted (rule-based), swept and indexed. Each prompt names its chat, the user turn that answers
- * it and the answer's words; it is asked through the recall service with the hints off, then with
- * the app's defaults. An item holds the answer when it was drawn from that turn (a chunk of it, a
+ * it and the answer's words; it is asked through the recall service with the app's defaults (hints
+ * off), then with the hints on (HINT_WEIGHT, or `--hints W`). An item holds the answer when it was drawn from that turn (a chunk of it, a
  * note extracted from it). Reported per pass:
  *   inPackage    the share of asks whose package holds the answer;
  *   atFive       the share whose first five items do;
@@ -64,7 +64,7 @@ export interface QuestionReport {
 
 export interface QuestionRunOptions {
   vectors?: VectorSearchMode;
-  /** Hint weight of the "on" pass (default: the app's). */
+  /** Hint weight of the "on" pass (default: HINT_WEIGHT, the weight hints are searched at when asked for). */
   hints?: number;
   onProgress?: (what: string) => void;
 }
@@ -109,6 +109,7 @@ export async function runQuestionEval(
   }
   const { vault } = await corpusVault(conversations, options.onProgress);
   return withIndexedVault(vault, options.vectors ?? 'hnsw', async (index) => {
+    await index.service.hints.settled();
     const messages = await vault.db.messages.toArray();
     const messageOf = new Map(messages.map((m) => [m.externalId, m.id]));
     const recaller = index.recaller();
@@ -116,7 +117,7 @@ export async function runQuestionEval(
     for (const pass of ['off', 'on'] as const) {
       for (const p of prompts) {
         const target = messageOf.get(`${p.conversation}/${p.turn}`);
-        const hints = pass === 'off' ? { hints: false as const } : options.hints !== undefined ? { hints: options.hints } : {};
+        const hints = pass === 'off' ? { hints: false } : { hints: options.hints ?? true };
         const answer = await recaller.answer({ prompt: p.prompt }, { writeBack: false, ...hints });
         if (!answer.ok) throw new VaultFailure(answer.error);
         const { result, package: pkg } = answer.value;

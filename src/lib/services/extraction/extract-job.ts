@@ -167,15 +167,17 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
   );
   const ownIds = new Set(drafts.map((d) => d.id));
   const existing = new Set((await vault.db.notes.bulkGet([...ownIds])).filter((n) => n !== undefined).map((n) => n.id));
-  // With a model, the questions each new unit answers (the hint index reads them; without, it makes rule hints).
+  // With a model, and hints switched on (Recall's Hints; off by default), the questions each new unit
+  // answers: the hint index reads them before its rule hints.
   const fresh = drafts.filter((d) => !existing.has(d.id));
-  const asked = lent
-    ? await llmHints(
-        fresh.map((d) => ({ text: d.unit.text, category: d.unit.category })),
-        guarded('hints'),
-        { signal: options.signal, timeoutMs: deps.timeoutMs },
-      )
-    : null;
+  const asked =
+    lent && fresh.length > 0 && (await vault.settings.get('device.recall.hints'))
+      ? await llmHints(
+          fresh.map((d) => ({ text: d.unit.text, category: d.unit.category })),
+          guarded('hints'),
+          { signal: options.signal, timeoutMs: deps.timeoutMs },
+        )
+      : null;
   const hintsOf = new Map(fresh.map((d, i) => [d.id, asked?.hints[i] ?? []]));
   const written: NoteRecord[] = [];
   const extractorOf = (unit: CandidateUnit) =>

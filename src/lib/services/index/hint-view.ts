@@ -5,15 +5,17 @@
  * notes) the chunks of their conversations are made again, since a chunk's hints read the units
  * drawn from its messages.
  *
- * Nothing is persisted: hints come from the stored documents by deterministic rules, so they are
- * made again after a load, in the background, in slices with yields between them. A search never
- * waits on that work: it reads the index as far as it is built and starts the work when some is due.
- * Tests, `engram recall` and the evaluations wait with `settled()`.
+ * Nothing is made until a recall asks for hints (they are off by default: services/recall/README.md,
+ * "Hints"). Nothing is persisted: hints come from the stored documents by deterministic rules, so
+ * they are made again after a load, in the background, in slices with yields between them. A search
+ * never waits on that work: it reads the index as far as it is built and starts the work when some
+ * is due. Tests, `engram recall --hints` and the evaluations wait with `settled()`.
  */
 import { HINTS_PER_DOC, ruleHints, type HintUnit } from '../../core/recall/hints';
 import { HintIndex, type HintHit } from '../../core/recall/hint-index';
 import type { CandidateRecord } from '../../core/recall/ports';
 import { yieldToEventLoop } from '../../core/jobs/yield';
+import { analyze } from '../../core/text/analyze';
 import type { NoteRecord } from '../../core/records';
 import { withStoreTimeout } from '../../store/transaction';
 import type { IndexParts } from './index-parts';
@@ -44,6 +46,10 @@ export class HintView {
   private running: Promise<void> | null = null;
   /** The units table as last looked at: its count and latest update. */
   private unitsMark: { count: number; last: number } | null = null;
+  /** The last search (a recall's variants that read as the same terms ask it again), valid while `version` holds. */
+  private last: { key: string; version: number; hits: HintHit[] } | null = null;
+  /** Bumped when the hints or the documents change. */
+  private version = 0;
   /** Conversations whose units were written since their chunks' hints were made ('*': every one). */
   private pending = new Set<string>();
   /** When a search last started a run (a search looks at the units table at most every UNITS_LOOK_MS). */
@@ -54,6 +60,7 @@ export class HintView {
     private readonly read: (ids: readonly string[]) => Promise<CandidateRecord[]>,
   ) {
     parts.catalog.watch((ids) => {
+      this.version++;
       if (ids) for (const id of ids) this.dirty.add(id);
       else this.everything = true;
     });
@@ -74,6 +81,15 @@ export class HintView {
       this.lookedAt = this.parts.now();
       this.refresh();
     }
+    // A prompt's variants often read as the same terms (the prompt and its unframed form): one search serves them.
+    const key = `${k}\u0000${analyze(query).join(' ')}`;
+    if (this.last?.key === key && this.last.version === this.version) return this.last.hits;
+    const hits = this.searchUncached(query, k);
+    this.last = { key, version: this.version, hits };
+    return hits;
+  }
+
+  private searchUncached(query: string, k: number): HintHit[] {
     const hits = this.index.search(query, k).filter((hit) => this.parts.catalog.has(hit.id));
     const own = this.parts.bm25.explain(
       query,
@@ -85,8 +101,17 @@ export class HintView {
     });
   }
 
-  hintsOf(id: string): readonly string[] {
-    return this.index.hintsOf(id);
+  /** How many hints the index holds for a document (0: none yet, or none to make). */
+  countOf(id: string): number {
+    return this.index.countOf(id);
+  }
+
+  /**
+   * A document's hints as the index holds them, made again from the vault (the index keeps no texts);
+   * [] for a document recall cannot read. For the screen and tests: the search never reads them.
+   */
+  async hintsFor(id: string): Promise<string[]> {
+    return (await this.hintsOfDocuments([id])).get(id) ?? [];
   }
 
   /** Starts making the due hints in the background (nothing when a run is going). */
@@ -166,16 +191,17 @@ export class HintView {
   }
 
   private forget(id: string): void {
+    this.version++;
     this.index.remove(id);
     this.made.delete(id);
   }
 
   /**
-   * Makes the hints of these documents: the model's questions where extraction stored them (a note's
-   * own, a chunk's units'), then the rules' over the document's units and sentences, up to
-   * HINTS_PER_DOC in all.
+   * The hints of these documents: the model's questions where extraction stored them (a note's own, a
+   * chunk's units'), then the rules' over the document's units and sentences, up to HINTS_PER_DOC.
+   * Documents recall cannot read are left out.
    */
-  private async make(ids: readonly string[]): Promise<void> {
+  private async hintsOfDocuments(ids: readonly string[]): Promise<Map<string, string[]>> {
     const db = this.parts.vault.db;
     const records = await this.read(ids);
     const messageIds = [...new Set(records.filter((r) => r.kind === 'chunk').flatMap((r) => r.messageIds))];
@@ -193,11 +219,8 @@ export class HintView {
       if (!UNIT_STATUS.has(note.status)) continue;
       for (const m of note.sourceMessageIds) (byMessage.get(m) ?? byMessage.set(m, []).get(m)!).push(note);
     }
-    const found = new Set<string>();
+    const out = new Map<string, string[]>();
     for (const record of records) {
-      found.add(record.id);
-      const entry = this.parts.catalog.get(record.id);
-      if (!entry) continue;
       let hints: string[];
       if (record.kind === 'note') {
         hints = [
@@ -214,10 +237,22 @@ export class HintView {
         });
         hints = [...new Set([...own.flatMap((n) => n.hints ?? []), ...rules])];
       }
-      this.index.set(record.id, hints.slice(0, HINTS_PER_DOC));
-      this.made.set(record.id, entry.hash);
+      out.set(record.id, hints.slice(0, HINTS_PER_DOC));
     }
+    return out;
+  }
+
+  /** Makes the hints of these documents into the index. */
+  private async make(ids: readonly string[]): Promise<void> {
+    const made = await this.hintsOfDocuments(ids);
+    for (const [id, hints] of made) {
+      const entry = this.parts.catalog.get(id);
+      if (!entry) continue;
+      this.index.set(id, hints);
+      this.made.set(id, entry.hash);
+    }
+    this.version++;
     // A document recall cannot read (its conversation hidden since) has no hints until it can.
-    for (const id of ids) if (!found.has(id)) this.forget(id);
+    for (const id of ids) if (!made.has(id)) this.forget(id);
   }
 }

@@ -49,8 +49,8 @@ export interface InProcessIndex {
   /** A recall service over this index (the one read path). */
   recaller(options?: RecallServiceOptions): RecallService;
   /**
-   * Runs queued index jobs until none is due; fails with the first job's error when one failed. Then
-   * makes the hints the app makes in the background (`hints: false` leaves them to the caller).
+   * Runs queued index jobs until none is due; fails with the first job's error when one failed.
+   * `hints: true` then makes every document's hints (core/recall/hints.ts), for a recall asked with them.
    */
   runJobs(options?: { hints?: boolean }): Promise<number>;
   close(): void;
@@ -98,8 +98,7 @@ export async function openInProcessIndex(vault: Vault, options: InProcessOptions
       while ((await runner.runOnce()) === 'ran') ran++;
       const failed = [...(await vault.jobs.list('dead')), ...(await vault.jobs.list('pending')).filter((j) => j.error)];
       if (failed.length) fail('index/failed', `Indexing failed: ${failed[0]!.error?.message ?? 'unknown error'}`, failed[0]!.error);
-      // What the app makes in the background after indexing, made before the caller asks anything.
-      if (jobOptions.hints !== false) await service.hints.settled();
+      if (jobOptions.hints === true) await service.hints.settled();
       return ran;
     },
     close: () => cache.close(),

@@ -281,6 +281,7 @@ export class RecallService {
       },
       {
         funnel: request.funnel,
+        hints: request.hints === true,
         signal: controller.signal,
         package: { target: request.target, format: request.format, flaggedLines: request.flaggedLines },
       },
