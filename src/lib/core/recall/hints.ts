@@ -18,9 +18,9 @@
 import { stem } from '../text/analyze';
 import { verbBase } from '../text/verb-base';
 import { proseSentences } from '../text/sentences';
+import { HINTS_PER_DOC } from './hint-limits';
 
-/** Up to this many hints per chunk or note (the issue's five). */
-export const HINTS_PER_DOC = 5;
+export { HINTS_PER_DOC };
 
 /** Part of what a hint index was built by: bump with any change to the rules' output. */
 export const HINT_RECIPE = 'hint-1';

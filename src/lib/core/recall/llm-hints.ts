@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Llm } from '../api/llm';
 import { isVaultError, toVaultError, vaultError, type VaultError } from '../errors';
-import { HINTS_PER_DOC } from './hints';
+import { HINTS_PER_DOC } from './hint-limits';
 
 /** Units asked about in one call (a small model's context window, and its answer's length). */
 export const HINT_BATCH = 12;

@@ -11,7 +11,8 @@
  * never waits on that work: it reads the index as far as it is built and starts the work when some
  * is due. Tests, `engram recall --hints` and the evaluations wait with `settled()`.
  */
-import { HINTS_PER_DOC, ruleHints, type HintUnit } from '../../core/recall/hints';
+import type { HintUnit } from '../../core/recall/hints';
+import { HINTS_PER_DOC } from '../../core/recall/hint-limits';
 import { HintIndex, type HintHit } from '../../core/recall/hint-index';
 import type { CandidateRecord } from '../../core/recall/ports';
 import { yieldToEventLoop } from '../../core/jobs/yield';
@@ -202,6 +203,9 @@ export class HintView {
    * Documents recall cannot read are left out.
    */
   private async hintsOfDocuments(ids: readonly string[]): Promise<Map<string, string[]>> {
+    // The rules (and WordNet's verb table) load with the first hints asked for: off by default, most
+    // sessions never load them.
+    const { ruleHints } = await import('../../core/recall/hints');
     const db = this.parts.vault.db;
     const records = await this.read(ids);
     const messageIds = [...new Set(records.filter((r) => r.kind === 'chunk').flatMap((r) => r.messageIds))];
