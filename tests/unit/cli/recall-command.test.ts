@@ -32,6 +32,14 @@ beforeAll(async () => {
 });
 
 describe('engram recall', () => {
+  it("--hints makes every document's hints and searches them, with the same output", async () => {
+    const { io, out } = capture();
+    expect(await main(['recall', 'How often should I feed the sourdough starter?', dir, '--json', '--hints'], io)).toBe(0);
+    const json = JSON.parse(out[0]!) as { kept: { text?: string }[]; holdsNothing: unknown };
+    expect(json.holdsNothing).toBeNull();
+    expect(JSON.stringify(json.kept)).toContain('twice a day');
+  });
+
   it('imports the exports, recalls and prints the package with kept and dropped items as JSON', async () => {
     const { io, out } = capture();
     expect(await main(['recall', 'raked gravel negative space in a Japanese garden', dir, '--json'], io)).toBe(0);

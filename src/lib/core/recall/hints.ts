@@ -15,7 +15,9 @@
  * most of a prompt's words ranks its parent high even when the parent's own text is a long window.
  * A hint hit lifts its parent by max, never additively (retrieve.ts).
  */
+import type { Role } from '../records';
 import { stem } from '../text/analyze';
+import { isTemporalAnchor } from './dampening';
 import { verbBase } from '../text/verb-base';
 import { proseSentences } from '../text/sentences';
 import { HINTS_PER_DOC } from './hint-limits';
@@ -49,7 +51,8 @@ export interface HintSource {
   title?: string | null;
 }
 
-const ROLES = new Set(['user', 'assistant', 'system', 'tool', 'human', 'ai', 'model', 'bot']);
+/** A chunk's speaker is a transcript's name for the turn, else the message's role (services/index/candidates.ts). */
+const ROLES: ReadonlySet<string> = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 
 /** A speaker worth naming in a question: a name, not a role. */
 export function namedSpeaker(speaker: string | null | undefined): string | null {
@@ -59,8 +62,6 @@ export function namedSpeaker(speaker: string | null | undefined): string | null 
 
 const FIRST_PERSON = /^(?:i|me|myself|we|us|ourselves|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|we're|we’re|we've|we’ve|we'll|we’ll)$/iu;
 const FIRST_POSSESSIVE = /^(?:my|mine|our|ours)$/iu;
-const TEMPORAL =
-  /\b(?:yesterday|today|tonight|tomorrow|last|next|ago|weekend|week|month|year|since|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/iu;
 const LIKING = /\b(?:lov(?:e|ed|es|ing)|lik(?:e|ed|es)|enjoy(?:s|ed|ing)?|prefer(?:s|red)?|favou?rite|adore[sd]?|fan of|passionate)\b/iu;
 
 /** The question's words by category (the eight of core/extract/units.ts); keys are lowercased. */
@@ -77,7 +78,7 @@ function lead(unit: HintUnit, who: string): string {
   const byCategory = unit.category ? LEADS[unit.category.toLowerCase()] : undefined;
   if (byCategory) return byCategory(who);
   if (LIKING.test(unit.text)) return `What is ${who === 'I' ? 'my' : 'their'} favorite, what does ${who} like:`;
-  if (TEMPORAL.test(unit.text)) return `When did ${who}:`;
+  if (isTemporalAnchor(unit.text)) return `When did ${who}:`;
   return `What did ${who} say about:`;
 }
 
@@ -128,7 +129,7 @@ export function ruleHints(source: HintSource): string[] {
   units.push(...(source.units ?? []));
   if (!source.category) {
     const sentences = proseSentences(source.text);
-    const cued = sentences.filter((s) => TEMPORAL.test(s) || LIKING.test(s));
+    const cued = sentences.filter((s) => isTemporalAnchor(s) || LIKING.test(s));
     const rest = sentences.filter((s) => !cued.includes(s));
     units.push(...[...cued, ...rest].map((text) => ({ text, category: null })));
   }

@@ -130,11 +130,11 @@ export interface RecallOptions {
   signal?: AbortSignal;
 }
 
-/** What the hints did: their weight, and the package items a hint ranked above their own text. */
+/** What the hints did: their weight, and how many package items a hint ranked above their own text. */
 function hintTrace(weight: number, items: readonly Candidate[]): HintTrace | null {
   if (weight <= 0) return null;
   const lifted = items.filter((c) => c.signals.hint && (c.signals.bm25Rank === null || c.signals.hint.rank < c.signals.bm25Rank));
-  return { weight, lifted: lifted.length, examples: lifted.slice(0, 3).map((c) => ({ id: c.record.id, terms: c.signals.hint!.terms })) };
+  return { weight, lifted: lifted.length };
 }
 
 const cancelled = () => vaultError('recall/cancelled', 'A newer query replaced this one.');

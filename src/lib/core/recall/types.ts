@@ -36,12 +36,10 @@ export interface IntentStatement {
 }
 
 /** What retrieval knows about one candidate, kept for display and evaluation. */
-/** What the hints did in one recall: their weight, and package items a hint ranked above their own text. */
+/** What the hints did in one recall: their weight, and how many package items a hint ranked above their own text (each item's signals say which). */
 export interface HintTrace {
   weight: number;
   lifted: number;
-  /** Up to three lifted items and the prompt's terms the hint that lifted each holds. */
-  examples: { id: string; terms: readonly string[] }[];
 }
 
 export interface RetrievalSignals {

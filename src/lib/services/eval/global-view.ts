@@ -15,7 +15,8 @@
  * Conversation-level judgment suits these prompts: an overview is about a chat, not a turn.
  */
 import { z } from 'zod';
-import { err, ok, vaultError, VaultFailure, type Result } from '../../core/errors';
+import { parsePromptFile } from './prompt-file';
+import { vaultError, VaultFailure, type Result } from '../../core/errors';
 import type { LabelledConversation } from '../../core/extract/labelled-corpus';
 import { parsedEvents } from '../../core/import/parsed-events';
 import { linearThread } from '../../core/import/linear-thread';
@@ -35,18 +36,7 @@ export type GlobalPrompt = z.infer<typeof promptSchema>;
 
 /** The prompt file: `{ "prompts": [{ "conversation", "kind", "prompt" }, ...] }` (other keys ignored). */
 export function parseGlobalPrompts(data: unknown): Result<GlobalPrompt[]> {
-  const parsed = z.object({ prompts: z.array(promptSchema).min(1) }).safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    return err(
-      vaultError(
-        'input/invalid',
-        `The prompt file is not { "prompts": [{ "conversation", "kind", "prompt" }, ...] } (${where}${issue?.message ?? 'invalid'}).`,
-      ),
-    );
-  }
-  return ok(parsed.data.prompts);
+  return parsePromptFile(data, promptSchema, '{ "conversation", "kind", "prompt" }');
 }
 
 export interface GlobalMetrics {

@@ -12,7 +12,8 @@
  *   refusedRate, meanPackageTokens.
  */
 import { z } from 'zod';
-import { err, ok, vaultError, VaultFailure, type Result } from '../../core/errors';
+import { parsePromptFile } from './prompt-file';
+import { vaultError, VaultFailure, type Result } from '../../core/errors';
 import type { LabelledConversation } from '../../core/extract/labelled-corpus';
 import type { VectorSearchMode } from '../index/model-index';
 import { withIndexedVault } from './eval-vault';
@@ -29,18 +30,7 @@ export type QuestionPrompt = z.infer<typeof promptSchema>;
 
 /** The prompt file: `{ "prompts": [{ "conversation", "turn", "kind", "prompt", "answer" }, ...] }`. */
 export function parseQuestionPrompts(data: unknown): Result<QuestionPrompt[]> {
-  const parsed = z.object({ prompts: z.array(promptSchema).min(1) }).safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    return err(
-      vaultError(
-        'input/invalid',
-        `The prompt file is not { "prompts": [{ "conversation", "turn", "kind", "prompt", "answer" }, ...] } (${where}${issue?.message ?? 'invalid'}).`,
-      ),
-    );
-  }
-  return ok(parsed.data.prompts);
+  return parsePromptFile(data, promptSchema, '{ "conversation", "turn", "kind", "prompt", "answer" }');
 }
 
 export interface QuestionMetrics {

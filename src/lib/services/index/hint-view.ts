@@ -109,7 +109,7 @@ export class HintView {
 
   /**
    * A document's hints as the index holds them, made again from the vault (the index keeps no texts);
-   * [] for a document recall cannot read. For the screen and tests: the search never reads them.
+   * [] for a document recall cannot read. For tests and inspection: the search never reads them.
    */
   async hintsFor(id: string): Promise<string[]> {
     return (await this.hintsOfDocuments([id])).get(id) ?? [];
