@@ -27,6 +27,15 @@ async function keepTwo(page: Page): Promise<string[]> {
   const inbox = new InboxPage(page);
   await inbox.open();
   await inbox.waitForCandidates();
+  // Extraction reports done once every candidate is stored; the Inbox's live list can still be a
+  // moment behind (it showed 1 item, then 4, then 5 in one CI run). Wait until its counts hold every
+  // candidate the job reported, so the item read below is the one the key keeps.
+  const reported = Number((await page.getByTestId('extract-done').textContent())?.match(/(\d+) new candidates/u)?.[1] ?? NaN);
+  expect(reported).toBeGreaterThan(1);
+  const listed = page.getByTestId('inbox-count-category');
+  await expect
+    .poll(async () => (await listed.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))))).reduce((a, b) => a + b, 0))
+    .toBe(reported);
   const kept: string[] = [];
   for (let i = 0; i < 2; i++) {
     kept.push((await inbox.selected().getByTestId('inbox-text').textContent())!.trim());
