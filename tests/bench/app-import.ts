@@ -258,7 +258,9 @@ async function loadedDocuments(page: Page): Promise<number | null> {
 
 async function settle(page: Page, options: { prompt: string; timeoutMs: number }): Promise<AppSettled> {
   const started = Date.now();
-  await page.goto('/settings');
+  // By the app's own link: \`page.goto\` would load the app again and stop the workers mid-job (their
+  // jobs resume from a checkpoint after the index loads), which a person indexing never meets.
+  await page.getByTestId('nav-settings').click();
   // "Up to date" alone can show before the import's jobs are picked up (a first try measured 2 s
   // for 44k documents): indexed means every document has a vector and no job is left.
   const upToDate = page.getByTestId('index-up-to-date');

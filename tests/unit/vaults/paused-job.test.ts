@@ -60,7 +60,8 @@ describe('a vault left behind pauses its job and resumes it from its checkpoint,
     await importChats(b, B_TOKEN, 5);
 
     // A's tab: its worker runs A's jobs and stops (the person switched) after the first embedding batch.
-    const indexA = await openInProcessIndex(a, { rebuild: false, cacheDatabase: CACHE_DB });
+    // Small batches: A's 90 chats make several, so there is a batch after the one it stops at.
+    const indexA = await openInProcessIndex(a, { rebuild: false, cacheDatabase: CACHE_DB, batch: { lexical: 64, neural: 16 } });
     let stopping: Promise<void> | null = null;
     const handlers = indexA.service.handlers();
     const embed = handlers[INDEX_JOBS.embed]!;

@@ -8,7 +8,7 @@
  * is the only place the recipe is written: the app's index, `engram recall` and `eval locomo` all
  * read it through the index service.
  */
-import type { ChunkRecord } from '../../core/records';
+import type { ChunkRecord, MessageRecord } from '../../core/records';
 import type { Vault } from '../../store/vault';
 import { withStoreTimeout } from '../../store/transaction';
 
@@ -71,8 +71,20 @@ const pieceOf = (id: string): number => Number(id.slice(id.lastIndexOf('#') + 1)
 /**
  * The BM25 texts of a conversation's stored chunks: put in conversation order (message ordinal,
  * then piece) and dated by their first message (else the conversation's date; a chunk's own
- * createdAt may be the import time of an undated transcript, which says nothing).
+ * createdAt may be the import time of an undated transcript, which says nothing). `messages` holds
+ * at least the chunks' parent messages.
  */
+export function conversationTextsOf(
+  messages: ReadonlyMap<string, Pick<MessageRecord, 'ordinal' | 'createdAt'>>,
+  conversationCreatedAt: number | null,
+  chunks: readonly ChunkRecord[],
+): Map<string, string> {
+  const key = (c: ChunkRecord) => messages.get(c.parentId)?.ordinal ?? Number.MAX_SAFE_INTEGER;
+  const ordered = [...chunks].sort((a, b) => key(a) - key(b) || pieceOf(a.id) - pieceOf(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return conversationBm25Texts(ordered, (c) => messages.get(c.parentId)?.createdAt ?? conversationCreatedAt);
+}
+
+/** The same, reading the chunks' parent messages. */
 export async function conversationTexts(
   vault: Vault,
   conversationCreatedAt: number | null,
@@ -82,7 +94,5 @@ export async function conversationTexts(
     label: 'reading message order',
   });
   const byId = new Map(messages.flatMap((m) => (m ? [[m.id, m] as const] : [])));
-  const key = (c: ChunkRecord) => byId.get(c.parentId)?.ordinal ?? Number.MAX_SAFE_INTEGER;
-  const ordered = [...chunks].sort((a, b) => key(a) - key(b) || pieceOf(a.id) - pieceOf(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return conversationBm25Texts(ordered, (c) => byId.get(c.parentId)?.createdAt ?? conversationCreatedAt);
+  return conversationTextsOf(byId, conversationCreatedAt, chunks);
 }

@@ -28,7 +28,8 @@ export function embedPlan(parts: IndexParts): EmbedStage[] {
     .filter((s) => s.pending.length > 0);
 }
 
-async function textsFor(parts: IndexParts, batch: readonly DocEntry[]): Promise<Map<string, string>> {
+/** What the embedder reads for each document of a batch (documents gone meanwhile are left out). */
+export async function textsFor(parts: IndexParts, batch: readonly DocEntry[]): Promise<Map<string, string>> {
   const chunkIds = batch.filter((e) => e.kind === 'chunk').map((e) => e.id);
   const noteIds = batch.filter((e) => e.kind === 'note').map((e) => e.id);
   const [chunks, notes] = await Promise.all([
@@ -41,10 +42,16 @@ async function textsFor(parts: IndexParts, batch: readonly DocEntry[]): Promise<
   return texts;
 }
 
-/** Embeds one batch of a stage and stores it; returns how many documents it covered. */
-export async function embedBatch(parts: IndexParts, stage: EmbedStage, batch: readonly DocEntry[], signal?: AbortSignal): Promise<number> {
+/** Embeds one batch of a stage and stores it; returns how many documents it covered. `read`: its texts, when read ahead. */
+export async function embedBatch(
+  parts: IndexParts,
+  stage: EmbedStage,
+  batch: readonly DocEntry[],
+  signal?: AbortSignal,
+  read?: Promise<Map<string, string>>,
+): Promise<number> {
   const embedder = await parts.embedders.get(stage.choice);
-  const texts = await textsFor(parts, batch);
+  const texts = await (read ?? textsFor(parts, batch));
   const ready = batch.filter((e) => texts.has(e.id));
   const vectors = ready.length
     ? await embedder.embed(

@@ -42,6 +42,8 @@ export interface InProcessOptions {
    * vaults) saves only where a job ends, where the next step reloads what was saved.
    */
   saveEveryMs?: number;
+  /** Documents per embedding batch (default the app's: index-parts.ts). */
+  batch?: { lexical: number; neural: number };
 }
 
 export interface InProcessIndex {
@@ -86,6 +88,7 @@ export async function openInProcessIndex(vault: Vault, options: InProcessOptions
     ...(options.vectorSearch ? { vectorSearch: options.vectorSearch } : {}),
     ...(options.hnsw ? { hnsw: options.hnsw } : {}),
     ...(options.vectorStructure ? { vectorStructure: options.vectorStructure } : {}),
+    ...(options.batch ? { batch: options.batch } : {}),
   });
   await service.start();
   if (options.rebuild !== false) await vault.jobs.enqueue(indexRebuildJob(), Date.now());

@@ -10,10 +10,10 @@
 import { INDEX_JOBS, indexEmbedJob, type IndexRebuildPayload, type IndexUpdatePayload } from '../../core/api/index-api';
 import type { JobContext, JobHandler } from '../../store/job-runner';
 import { withStoreTimeout } from '../../store/transaction';
-import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck } from './embedding';
+import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck, textsFor } from './embedding';
 import type { IndexParts } from './index-parts';
 import { loadState } from './load';
-import { addCounts, reindexConversation, reindexNote, type UpdateCounts } from './updates';
+import { addCounts, reindexConversations, reindexNote, stepReader, type UpdateCounts } from './updates';
 
 const UPDATE_STEP = 25;
 
@@ -30,14 +30,19 @@ export function updateHandler(parts: IndexParts): JobHandler {
     ];
     let done = payload.done ?? 0;
     let counts: UpdateCounts = { added: 0, changed: 0, removed: 0 };
+    const conversationsOf = (from: number) =>
+      work
+        .slice(from, from + UPDATE_STEP)
+        .filter((item) => item.kind === 'conversation')
+        .map((item) => item.id);
+    const read = stepReader(parts);
     while (done < work.length) {
       if (ctx.signal.aborted) return null;
-      for (const item of work.slice(done, done + UPDATE_STEP)) {
-        counts = addCounts(
-          counts,
-          item.kind === 'conversation' ? await reindexConversation(parts, item.id) : await reindexNote(parts, item.id),
-        );
-      }
+      const step = work.slice(done, done + UPDATE_STEP);
+      const conversations = conversationsOf(done);
+      const rows = read(conversations, conversationsOf(done + UPDATE_STEP));
+      counts = addCounts(counts, await reindexConversations(parts, conversations, rows));
+      for (const item of step) if (item.kind === 'note') counts = addCounts(counts, await reindexNote(parts, item.id));
       done = Math.min(work.length, done + UPDATE_STEP);
       await ctx.checkpoint({ ...payload, done }, { done, total: work.length, unit: 'sources' });
       parts.feed.emit();
@@ -58,11 +63,18 @@ async function embedStages(parts: IndexParts, ctx: JobContext, start: number): P
     for (const stage of stages) {
       const size = parts.batchSize(stage.choice);
       const version = parts.catalog.version;
+      // The next batch's texts are read while this one is embedded and written.
+      let ahead: Promise<Map<string, string>> | null = null;
       for (let at = 0; at < stage.pending.length; at += size) {
         if (ctx.signal.aborted) return null;
         // Documents changed meanwhile (an update ran in this worker): plan again.
         if (parts.catalog.version !== version) break;
-        done += await embedBatch(parts, stage, stage.pending.slice(at, at + size), ctx.signal);
+        const batch = stage.pending.slice(at, at + size);
+        const texts = ahead ?? textsFor(parts, batch);
+        const next = stage.pending.slice(at + size, at + 2 * size);
+        ahead = next.length ? textsFor(parts, next) : null;
+        ahead?.catch(() => undefined);
+        done += await embedBatch(parts, stage, batch, ctx.signal, texts);
         await ctx.checkpoint({ done }, { done, total, unit: 'chunks' });
         await persistIfDue(parts);
       }
@@ -129,10 +141,11 @@ export function rebuildHandler(parts: IndexParts): JobHandler {
       const all = await visibleConversationIds(parts);
       const resumeAfter = afterId;
       const from = resumeAfter === null ? 0 : all.findIndex((id) => id > resumeAfter);
+      const read = stepReader(parts);
       for (let at = from; at >= 0 && at < all.length; at += UPDATE_STEP) {
         if (ctx.signal.aborted) return null;
         const ids = all.slice(at, at + UPDATE_STEP);
-        for (const id of ids) await reindexConversation(parts, id);
+        await reindexConversations(parts, ids, read(ids, all.slice(at + UPDATE_STEP, at + 2 * UPDATE_STEP)));
         afterId = ids[ids.length - 1]!;
         done += ids.length;
         await ctx.checkpoint({ phase: 'conversations', afterId, done }, { done, total, unit: 'conversations' });
@@ -141,7 +154,8 @@ export function rebuildHandler(parts: IndexParts): JobHandler {
     }
     const kept = await withStoreTimeout(parts.vault.db.notes.where('status').equals('kept').primaryKeys(), { label: 'listing notes' });
     const stray = await orphans(parts);
-    for (const id of stray.conversations) await reindexConversation(parts, id);
+    for (let at = 0; at < stray.conversations.length; at += UPDATE_STEP)
+      await reindexConversations(parts, stray.conversations.slice(at, at + UPDATE_STEP));
     for (const id of new Set([...kept.map(String), ...stray.notes])) await reindexNote(parts, id);
     await dropStrayVectors(parts);
     // Reload from the tables: vectors restored or merged from a vault file are caught up or rebuilt.

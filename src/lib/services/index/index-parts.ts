@@ -47,6 +47,12 @@ export interface IndexDeps {
   vectorStructure?: VectorStructure | 'auto';
 }
 
+/**
+ * Documents per batch of the lexical embedder: each batch reads its chunks and writes its vectors in
+ * a transaction of its own, so a small batch waits on the database more than it computes.
+ */
+const LEXICAL_BATCH = 256;
+
 export function dimsOf(choice: EmbedderChoice): number {
   return choice.kind === 'lexical' ? 384 : choice.spec.dims;
 }
@@ -97,7 +103,7 @@ export class IndexParts {
   }
 
   batchSize(choice: EmbedderChoice): number {
-    return choice.kind === 'lexical' ? (this.deps.batch?.lexical ?? 64) : (this.deps.batch?.neural ?? 16);
+    return choice.kind === 'lexical' ? (this.deps.batch?.lexical ?? LEXICAL_BATCH) : (this.deps.batch?.neural ?? 16);
   }
 
   /** Whether a save is due during long work (at most every `saveEveryMs`). */

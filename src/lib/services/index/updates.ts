@@ -6,8 +6,18 @@
  */
 import type { ChunkRecord } from '../../core/records';
 import type { ChunkChange } from '../../store/chunks-repo';
-import { chunkEntry, chunkIndexText, conversationChange, isIndexedNote, noteEntry, noteIndexText, resourceChange } from './documents';
-import { conversationTexts } from './bm25-text';
+import {
+  chunkEntry,
+  chunkIndexText,
+  conversationChange,
+  isIndexedNote,
+  noteEntry,
+  noteIndexText,
+  readConversations,
+  resourceChange,
+  type ConversationRows,
+} from './documents';
+import { conversationTextsOf } from './bm25-text';
 import { chunkMentions, noteMentions } from './entity-links';
 import type { IndexParts } from './index-parts';
 
@@ -19,53 +29,108 @@ export interface UpdateCounts {
 
 const empty = (): UpdateCounts => ({ added: 0, changed: 0, removed: 0 });
 
+type Change = ChunkChange & { current: ChunkRecord[] };
+
 /**
- * `texts`: what BM25 reads per chunk when it is not the chunk's own context text (a conversation's
- * neighbour windows, bm25-text.ts). A window reads its neighbours, so when any chunk of the
- * conversation changed, every chunk is re-read into BM25.
+ * One document source's change (a conversation's or a resource note's chunks). `texts`: what BM25
+ * reads per chunk when it is not the chunk's own context text (a conversation's neighbour windows,
+ * bm25-text.ts). A window reads its neighbours, so when any chunk of the conversation changed, every
+ * chunk is re-read into BM25.
  */
-async function applyChange(
-  parts: IndexParts,
-  change: ChunkChange & { current: ChunkRecord[] },
-  at: number | null,
-  texts?: ReadonlyMap<string, string>,
-): Promise<UpdateCounts> {
+interface SourceChange {
+  change: Change;
+  at: number | null;
+  texts?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Applies the changes of several sources (their chunks are disjoint): the chunks table in one
+ * transaction, then BM25, the entity graph, every vector index and the catalog.
+ */
+async function applyChanges(parts: IndexParts, sources: readonly SourceChange[]): Promise<UpdateCounts> {
   const counts = empty();
-  const touched = change.put.length + change.remove.length > 0;
-  const written = new Set(change.put.map((c) => c.id));
-  const fresh = new Set(change.current.filter((c) => written.has(c.id) || !parts.bm25.has(c.id)).map((c) => c.id));
-  const reread = change.current.filter((c) => fresh.has(c.id) || (touched && texts));
-  if (touched || reread.length > 0) {
+  const plans = sources.map(({ change, texts }) => {
+    const touched = change.put.length + change.remove.length > 0;
+    const written = new Set(change.put.map((c) => c.id));
+    const fresh = new Set(change.current.filter((c) => written.has(c.id) || !parts.bm25.has(c.id)).map((c) => c.id));
+    const reread = change.current.filter((c) => fresh.has(c.id) || (touched && texts));
+    return { touched, fresh, reread };
+  });
+  const write: ChunkChange = { put: [], remove: [], stale: [] };
+  sources.forEach(({ change }, i) => {
+    if (!plans[i]!.touched) return;
+    write.put.push(...change.put);
+    write.remove.push(...change.remove);
+    write.stale.push(...change.stale);
+  });
+  if (plans.some((p) => p.touched || p.reread.length > 0)) {
     await parts.bm25.edit(async (bm25) => {
-      if (touched) await parts.chunks.apply(change);
-      for (const id of change.remove) bm25.remove(id);
-      for (const chunk of reread) bm25.add(chunk.id, texts?.get(chunk.id) ?? chunkIndexText(chunk));
+      await parts.chunks.apply(write);
+      sources.forEach(({ change, texts }, i) => {
+        for (const id of change.remove) bm25.remove(id);
+        for (const chunk of plans[i]!.reread) bm25.add(chunk.id, texts?.get(chunk.id) ?? chunkIndexText(chunk));
+      });
     });
   }
-  for (const id of change.remove) parts.graph.remove(id);
-  for (const chunk of change.current) if (fresh.has(chunk.id)) parts.graph.set(chunk.id, chunkMentions(chunk), chunk.conversationId);
-  const gone = [...change.remove, ...change.stale];
-  for (const model of parts.indexes.models()) model.remove(gone);
-  for (const id of change.remove) {
-    parts.catalog.delete(id);
-    counts.removed++;
-  }
-  for (const chunk of change.current) {
-    const entry = chunkEntry(chunk, at);
-    const known = parts.catalog.get(chunk.id);
-    if (fresh.has(chunk.id)) {
-      if (known) counts.changed++;
-      else counts.added++;
+  sources.forEach(({ change, at }, i) => {
+    const { fresh } = plans[i]!;
+    for (const id of change.remove) parts.graph.remove(id);
+    for (const chunk of change.current) if (fresh.has(chunk.id)) parts.graph.set(chunk.id, chunkMentions(chunk), chunk.conversationId);
+    const gone = [...change.remove, ...change.stale];
+    for (const model of parts.indexes.models()) model.remove(gone);
+    for (const id of change.remove) {
+      parts.catalog.delete(id);
+      counts.removed++;
     }
-    if (!known || known.hash !== entry.hash || known.at !== entry.at) parts.catalog.set(entry);
-  }
+    for (const chunk of change.current) {
+      const entry = chunkEntry(chunk, at);
+      const known = parts.catalog.get(chunk.id);
+      if (fresh.has(chunk.id)) {
+        if (known) counts.changed++;
+        else counts.added++;
+      }
+      if (!known || known.hash !== entry.hash || known.at !== entry.at) parts.catalog.set(entry);
+    }
+  });
   return counts;
 }
 
-export async function reindexConversation(parts: IndexParts, conversationId: string): Promise<UpdateCounts> {
-  const change = await conversationChange(parts.vault, parts.chunks, conversationId, parts.sealer);
-  const texts = await conversationTexts(parts.vault, change.createdAt, change.current);
-  return parts.lock.run(() => applyChange(parts, change, change.at, texts));
+/**
+ * Re-chunks several conversations: their rows read in one transaction (or given: `rows`, read
+ * ahead by a `StepReader`), their chunks written in one. The update and rebuild jobs pass a step of
+ * conversations at a time.
+ */
+export async function reindexConversations(
+  parts: IndexParts,
+  conversationIds: readonly string[],
+  rows?: Promise<ConversationRows[]>,
+): Promise<UpdateCounts> {
+  if (conversationIds.length === 0) return empty();
+  const sources: SourceChange[] = [];
+  for (const read of await (rows ?? readConversations(parts.vault, conversationIds))) {
+    const change = await conversationChange(read, parts.sealer);
+    const messages = new Map(read.messages.map((m) => [m.id, m]));
+    sources.push({ change, at: change.at, texts: conversationTextsOf(messages, change.createdAt, change.current) });
+  }
+  return parts.lock.run(() => applyChanges(parts, sources));
+}
+
+/**
+ * Reads steps of conversations one step ahead: `read(ids, next)` gives the rows of `ids` and starts
+ * reading those of `next`, so the database reads a step while the worker chunks the one before.
+ */
+export type StepReader = (ids: readonly string[], next: readonly string[]) => Promise<ConversationRows[]>;
+
+export function stepReader(parts: IndexParts): StepReader {
+  let ahead: { key: string; rows: Promise<ConversationRows[]> } | null = null;
+  return (ids, next) => {
+    const key = ids.join('\n');
+    const rows = ahead?.key === key ? ahead.rows : ids.length ? readConversations(parts.vault, ids) : Promise.resolve([]);
+    ahead = next.length ? { key: next.join('\n'), rows: readConversations(parts.vault, next) } : null;
+    // A step never reached (the job stopped) leaves its read unobserved: not an unhandled rejection.
+    ahead?.rows.catch(() => undefined);
+    return rows;
+  };
 }
 
 /** A resource note is chunked; a kept atomic note is one document; anything else leaves the index. */
@@ -74,7 +139,7 @@ export async function reindexNote(parts: IndexParts, noteId: string): Promise<Up
   const change = await resourceChange(parts.chunks, note, noteId, parts.sealer);
   const atomic = note && isIndexedNote(note) ? await noteEntry(note) : null;
   return parts.lock.run(async () => {
-    const counts = await applyChange(parts, change, null);
+    const counts = await applyChanges(parts, [{ change, at: null }]);
     const known = parts.catalog.get(noteId);
     if (atomic && (known?.hash !== atomic.hash || !parts.bm25.has(noteId))) {
       await parts.bm25.edit((bm25) => bm25.add(noteId, noteIndexText(note!)));
