@@ -9,9 +9,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { chromium, type BrowserContext, type LaunchOptions, type Page } from '@playwright/test';
 import { chatgptExport, type GeneratedCounts, type GeneratorOptions } from '../factories/import-generator';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,6 +57,10 @@ export interface AppSettled {
   tabMb: number | null;
   /** performance.memory.usedJSHeapSize of the page alone, MB. */
   pageHeapMb: number | null;
+  /** JS heap in use (CDP Runtime.getHeapUsage) of the page and of each of its workers, MB, by their script's name. */
+  heapsMb: Record<string, number>;
+  /** Resident memory of the largest renderer process of the profile (the tab: the page and its dedicated workers), MB; null off Linux. */
+  rendererRssMb: number | null;
 }
 
 /** Writes a generated export to `path` without holding it whole; returns what was generated. */
@@ -168,15 +175,21 @@ const PAGE_PROBE = `(() => {
   }
 })();`;
 
-/** One import through the Import screen in a fresh browser context (an empty vault). */
+/**
+ * One import through the Import screen in a fresh browser profile on disk (an empty vault). On disk,
+ * as a person's browser keeps it: an incognito context (Playwright's `browser.newContext`) keeps
+ * IndexedDB in memory under a small quota, which the heavy archive's chunks overflow
+ * (`store/quota-exceeded` at 7,150 of 10,000 conversations).
+ */
 export async function appImport(
-  browser: Browser,
+  launch: LaunchOptions,
   url: string,
   file: string,
   expected: GeneratedCounts,
   options: { timeoutMs?: number; trace?: string; settle?: { prompt: string; timeoutMs: number } } = {},
 ): Promise<AppImportRun> {
-  const context = await browser.newContext({ baseURL: url, serviceWorkers: 'block' });
+  const profile = await mkdtemp(join(tmpdir(), 'engram-app-bench-'));
+  const context = await chromium.launchPersistentContext(profile, { ...launch, baseURL: url, serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
     await page.addInitScript({ content: PAGE_PROBE });
@@ -221,7 +234,7 @@ export async function appImport(
     const totalMs = p.reportAt - p.pickedAt;
     // A settle step that fails keeps the import's figures (its error is printed).
     const settled = options.settle
-      ? await settle(page, options.settle).catch((error: unknown) => {
+      ? await settle(context, page, profile, options.settle).catch((error: unknown) => {
           console.error(`settle step failed: ${error instanceof Error ? error.message : String(error)}`);
           return null;
         })
@@ -240,6 +253,7 @@ export async function appImport(
     };
   } finally {
     await context.close();
+    await rm(profile, { recursive: true, force: true });
   }
 }
 
@@ -256,7 +270,12 @@ async function loadedDocuments(page: Page): Promise<number | null> {
   return count > 0 && count === total ? count : null;
 }
 
-async function settle(page: Page, options: { prompt: string; timeoutMs: number }): Promise<AppSettled> {
+async function settle(
+  context: BrowserContext,
+  page: Page,
+  profile: string,
+  options: { prompt: string; timeoutMs: number },
+): Promise<AppSettled> {
   const started = Date.now();
   // By the app's own link: \`page.goto\` would load the app again and stop the workers mid-job (their
   // jobs resume from a checkpoint after the index loads), which a person indexing never meets.
@@ -297,14 +316,74 @@ async function settle(page: Page, options: { prompt: string; timeoutMs: number }
       perf.measureUserAgentSpecificMemory && self.crossOriginIsolated ? (await perf.measureUserAgentSpecificMemory()).bytes : null;
     return { tab, page: perf.memory?.usedJSHeapSize ?? null };
   });
-  return {
-    indexSeconds,
-    loadSeconds,
-    documents,
-    recallMs,
-    tabMb: memory.tab === null ? null : memory.tab / 2 ** 20,
-    pageHeapMb: memory.page === null ? null : memory.page / 2 ** 20,
+  const cdp = await context.newCDPSession(page);
+  try {
+    return {
+      indexSeconds,
+      loadSeconds,
+      documents,
+      recallMs,
+      tabMb: memory.tab === null ? null : memory.tab / 2 ** 20,
+      pageHeapMb: memory.page === null ? null : memory.page / 2 ** 20,
+      heapsMb: await heapsInUse(cdp),
+      rendererRssMb: await largestRendererRss(profile),
+    };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** JS heap in use (Runtime.getHeapUsage) of the page and of each of its workers (attached through the page's session), MB. */
+async function heapsInUse(cdp: Cdp): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const page = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  out.page = page.usedSize / 2 ** 20;
+  const workers: { sessionId: string; url: string }[] = [];
+  const attached = (event: { sessionId: string; targetInfo: { type: string; url: string } }) => {
+    if (event.targetInfo.type === 'worker') workers.push({ sessionId: event.sessionId, url: event.targetInfo.url });
   };
+  cdp.on('Target.attachedToTarget', attached);
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  cdp.off('Target.attachedToTarget', attached);
+  let id = 0;
+  for (const worker of workers) {
+    const asked = ++id;
+    const answer = new Promise<{ usedSize?: number }>((resolve) => {
+      const listener = (event: { sessionId: string; message: string }) => {
+        const message = JSON.parse(event.message) as { id?: number; result?: { usedSize?: number } };
+        if (event.sessionId !== worker.sessionId || message.id !== asked) return;
+        cdp.off('Target.receivedMessageFromTarget', listener);
+        resolve(message.result ?? {});
+      };
+      cdp.on('Target.receivedMessageFromTarget', listener);
+    });
+    await cdp.send('Target.sendMessageToTarget', {
+      sessionId: worker.sessionId,
+      message: JSON.stringify({ id: asked, method: 'Runtime.getHeapUsage' }),
+    });
+    const used = (await answer).usedSize;
+    // "index.worker-<hash>.js" -> "index.worker".
+    const name = /([\w-]+\.worker)/u.exec(worker.url)?.[1] ?? worker.url;
+    if (used !== undefined) out[name] = (out[name] ?? 0) + used / 2 ** 20;
+  }
+  await cdp.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false });
+  return out;
+}
+
+/** VmRSS of the largest renderer process of this profile (found by its --user-data-dir in /proc), MB; null off Linux. */
+async function largestRendererRss(profile: string): Promise<number | null> {
+  const pids = await readdir('/proc').catch(() => [] as string[]);
+  let largest: number | null = null;
+  for (const pid of pids.filter((name) => /^\d+$/u.test(name))) {
+    const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    // A zygote-forked renderer rewrites its title: one string with spaces, not NUL-separated arguments.
+    const args = command.split(/[\0 ]/u);
+    if (!args.includes('--type=renderer') || !args.includes(`--user-data-dir=${profile}`)) continue;
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
+    const kb = status ? /^VmRSS:\s+(\d+) kB/mu.exec(status)?.[1] : undefined;
+    if (kb !== undefined) largest = Math.max(largest ?? 0, Number(kb) / 1024);
+  }
+  return largest;
 }
 
 /** The first sample at or past a third of the bytes: its time left against the real rest. */

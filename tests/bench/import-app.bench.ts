@@ -6,13 +6,13 @@
  *
  * BENCH_APP_SETTLE=1 goes on after each import's report (app-import.ts `settle`): it waits for every
  * index job, reloads the page and times the saved indexes' load, asks one recall and measures the
- * tab: app.<size>.{index_s,recall_ms,memory_mb,page_heap_mb} and index.load.<size>.seconds, where
+ * tab: app.<size>.{index_s,recall_ms,memory_mb,renderer_rss_mb,js_heaps_mb,page_heap_mb} and
+ * index.load.<size>.seconds, where
  * <size> is 22k for the 100 MB export and 300k for the heavy archive (their visible messages).
  */
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
 import { chromiumLaunch } from '../../playwright.config';
 import { appImport, buildApp, serveApp, writeExport, type AppImportRun } from './app-import';
 import type { BenchModule, FigureSamples } from './harness';
@@ -32,10 +32,10 @@ export const bench: BenchModule = {
     await buildApp(ctx.log);
     const server = await serveApp();
     // Precise heap figures, and measureUserAgentSpecificMemory answering at once rather than at the next GC.
-    const browser = await chromium.launch({
+    const launch = {
       ...chromiumLaunch,
       args: [...chromiumLaunch.args, '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'],
-    });
+    };
     const out: FigureSamples[] = [];
     try {
       for (const name of names) {
@@ -45,13 +45,16 @@ export const bench: BenchModule = {
           const runs: AppImportRun[] = [];
           const count = name === 'chatgpt_100mb' ? ctx.runs : heavyRuns(ctx.runs);
           for (let i = 0; i < count; i++) {
-            const run = await appImport(browser, server.url, file, counts, { timeoutMs: 40 * 60_000, ...(settle ? { settle } : {}) });
+            const run = await appImport(launch, server.url, file, counts, { timeoutMs: 40 * 60_000, ...(settle ? { settle } : {}) });
             runs.push(run);
             if (run.settled) {
               ctx.log(
                 `app.${SIZE_LABEL[name]} run ${i + 1}: indexed ${run.settled.indexSeconds.toFixed(0)} s after the report, ` +
                   `${run.settled.documents} documents loaded ${run.settled.loadSeconds.toFixed(1)} s after a reload, ` +
-                  `one recall ${run.settled.recallMs} ms, tab ${run.settled.tabMb?.toFixed(0) ?? '?'} MB, page heap ${run.settled.pageHeapMb?.toFixed(0) ?? '?'} MB`,
+                  `one recall ${run.settled.recallMs} ms, tab ${run.settled.tabMb?.toFixed(0) ?? '?'} MB, page heap ${run.settled.pageHeapMb?.toFixed(0) ?? '?'} MB, ` +
+                  `renderer RSS ${run.settled.rendererRssMb?.toFixed(0) ?? '?'} MB, JS heaps ${Object.entries(run.settled.heapsMb)
+                    .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
+                    .join(', ')} MB`,
               );
             }
             ctx.log(
@@ -63,7 +66,7 @@ export const bench: BenchModule = {
             ...IMPORT_EXPORTS[name],
             messages: counts.visible,
             bytes: counts.bytes,
-            path: 'built app, Import screen, import worker; index, extraction and pipeline workers alive; file pick to report on screen',
+            path: 'built app in a fresh on-disk Chromium profile, Import screen, import worker; index, extraction and pipeline workers alive; file pick to report on screen',
           };
           const prefix = `import.${name}.app`;
           const settledRuns = runs.flatMap((r) => (r.settled ? [r.settled] : []));
@@ -94,6 +97,22 @@ export const bench: BenchModule = {
                 unit: 'MB',
                 values: settledRuns.map((r) => r.tabMb ?? NaN),
                 meta: { ...after, what: 'measureUserAgentSpecificMemory (page and workers) after the recall' },
+              },
+              {
+                name: `app.${size}.renderer_rss_mb`,
+                unit: 'MB',
+                values: settledRuns.map((r) => r.rendererRssMb ?? NaN),
+                meta: { ...after, what: 'VmRSS of the largest renderer process (the page and its dedicated workers) after the recall' },
+              },
+              {
+                name: `app.${size}.js_heaps_mb`,
+                unit: 'MB',
+                values: settledRuns.map((r) => Object.values(r.heapsMb).reduce((a, b) => a + b, 0)),
+                meta: {
+                  ...after,
+                  what: 'JS heap in use (CDP Runtime.getHeapUsage) of the page and every worker, summed, after the recall',
+                  heaps: settledRuns.map((r) => r.heapsMb),
+                },
               },
               {
                 name: `app.${size}.page_heap_mb`,
@@ -129,7 +148,6 @@ export const bench: BenchModule = {
         }
       }
     } finally {
-      await browser.close();
       await server.close();
     }
     return out;
