@@ -266,6 +266,23 @@ export class JobsRepo {
   }
 
   /** Jobs of these types in one status, counted from the [type+status+updatedAt] index (no job is read). */
+  /** The first pending job of these types whose last attempt failed (it waits out its backoff), or null. */
+  async firstFailing(types: readonly string[]): Promise<JobRecord | null> {
+    const found = await withStoreTimeout(
+      Promise.all(
+        types.map((type) =>
+          this.db.jobs
+            .where('[type+status+updatedAt]')
+            .between([type, 'pending', Dexie.minKey], [type, 'pending', Dexie.maxKey], true, true)
+            .filter((job) => job.error !== null)
+            .first(),
+        ),
+      ),
+      { ...this.tx, label: 'reading failed jobs' },
+    );
+    return found.find((job) => job !== undefined) ?? null;
+  }
+
   async countOfTypes(types: readonly string[], status: JobStatus): Promise<number> {
     const counts = await withStoreTimeout(
       Promise.all(

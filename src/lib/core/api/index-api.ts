@@ -116,6 +116,17 @@ export interface EmbedderState {
   error: VaultError | null;
 }
 
+/** The index jobs of the queue, as the status shows them. */
+export interface IndexWork {
+  paused: boolean;
+  running: JobProgress | null;
+  pending: number;
+  /** A waiting index job whose last attempt failed: its error and when it is tried again. */
+  failing?: { error: VaultError; retryAt: number } | null;
+  /** The queue could not be read (say so, rather than "up to date"). */
+  unread?: VaultError | null;
+}
+
 export interface IndexStatus {
   at: number;
   /** leader: runs the index jobs; follower: another tab does, this one serves searches from saved state. */
@@ -133,7 +144,7 @@ export interface IndexStatus {
   download: ModelDownload | null;
   health: HealthReport | null;
   notices: IndexNotice[];
-  work: { paused: boolean; running: JobProgress | null; pending: number };
+  work: IndexWork;
   /** Recall's cross-encoder on this device (null: none chosen). */
   reranker?: RerankerState | null;
   /** Its download, while it loads for the first time. */

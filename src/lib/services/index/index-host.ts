@@ -9,7 +9,7 @@ import type { EmbedderChoice } from '../../core/api/embedder';
 import type { RerankerChoice } from '../../core/api/reranker';
 import { StageBreakers } from '../../core/breaker/circuit-breaker';
 import { EXTRACT_JOB } from '../../core/api/extract-api';
-import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus } from '../../core/api/index-api';
+import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus, type IndexWork } from '../../core/api/index-api';
 import type { Llm } from '../../core/api/llm';
 import type { LlmInfo } from '../../core/api/llm-port';
 import { err, toVaultError, vaultError, type Result } from '../../core/errors';
@@ -166,14 +166,22 @@ export class IndexHost implements IndexApi {
     // From the index alone: a heavy import queues thousands of extraction jobs, and this runs on
     // every status notification.
     const pending = await vault.jobs.countOfTypes(INDEX_TYPES, 'pending');
+    const failed = pending > 0 ? await vault.jobs.firstFailing(INDEX_TYPES) : null;
     const snapshot = this.#runner ? await this.#runner.snapshot() : null;
     const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
-    return { paused: this.#runner?.isPaused ?? false, running, pending };
+    const failing = failed?.error ? { error: toVaultError(failed.error), retryAt: failed.runAfter } : null;
+    return { paused: this.#runner?.isPaused ?? false, running, pending, failing };
   }
 
   async #currentStatus(): Promise<IndexStatus> {
     const vault = await this.#started;
-    const work = await this.#work(vault).catch(() => ({ paused: false, running: null, pending: 0 }));
+    // A queue that cannot be read is said to be so, never shown as "up to date".
+    const work: IndexWork = await this.#work(vault).catch((error: unknown) => ({
+      paused: false,
+      running: null,
+      pending: 0,
+      unread: toVaultError(error),
+    }));
     const models = {
       reranker: this.#rerankers?.slot.state() ?? null,
       rerankerDownload: this.#rerankers?.slot.download ?? null,
