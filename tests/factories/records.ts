@@ -1,4 +1,4 @@
-import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord } from '../../src/lib/core/records';
+import type { ChunkRecord, ConversationRecord, JobRecord, MessageRecord, NoteRecord } from '../../src/lib/core/records';
 
 /** Builders for records, with sensible defaults a test overrides. */
 
@@ -78,6 +78,29 @@ export function chunk(over: Partial<ChunkRecord> = {}): ChunkRecord {
     contentHash: 'a'.repeat(64),
     createdAt: 1_700_000_000_000,
     hlc: '0000000000001:0000:dev',
+    ...over,
+  };
+}
+
+export function jobRecord(over: Partial<JobRecord> = {}): JobRecord {
+  return {
+    id: 'job-1',
+    type: 'index.update',
+    payload: null,
+    status: 'pending',
+    priority: 10,
+    attempts: 0,
+    maxAttempts: 5,
+    runAfter: 0,
+    leasedBy: null,
+    leasedAt: null,
+    leaseUntil: null,
+    dedupeKey: null,
+    progress: null,
+    error: null,
+    result: null,
+    createdAt: 0,
+    updatedAt: 0,
     ...over,
   };
 }

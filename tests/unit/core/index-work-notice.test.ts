@@ -7,6 +7,7 @@ import { indexWorkNotice } from '../../../src/lib/core/jobs/index-work-notice';
 import { vaultError } from '../../../src/lib/core/errors';
 import type { JobsRepo } from '../../../src/lib/store/jobs-repo';
 import { openVault } from '../../../src/lib/store/vault';
+import { jobRecord } from '../../factories/records';
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 const full = vaultError('store/quota-exceeded', 'The browser refused to store more data: the disk or the storage quota is full.');
@@ -59,23 +60,5 @@ describe('the first failing job of some types', () => {
 });
 
 function job(id: string, type: string, error: { code: string; message: string } | null) {
-  return {
-    id,
-    type,
-    payload: null,
-    status: 'pending' as const,
-    priority: 0,
-    attempts: error ? 1 : 0,
-    maxAttempts: 5,
-    runAfter: 0,
-    leasedBy: null,
-    leasedAt: null,
-    leaseUntil: null,
-    dedupeKey: null,
-    progress: null,
-    error,
-    result: null,
-    createdAt: 0,
-    updatedAt: 0,
-  };
+  return jobRecord({ id, type, error, attempts: error ? 1 : 0 });
 }

@@ -3,32 +3,14 @@ import { CURATE_SWEEP_JOB, RETENTION_JOB } from '../../../src/lib/core/api/curat
 import type { HistoryRecord, JobRecord } from '../../../src/lib/core/records';
 import { scheduleDueWork } from '../../../src/lib/services/jobs/schedule';
 import { runRetention } from '../../../src/lib/store/retention';
-import { note } from '../../factories/records';
+import { jobRecord, note } from '../../factories/records';
 import { closeVault, openTestVault, stampAt } from './helpers';
 
 const DAY = 86_400_000;
 const NOW = 1_800_000_000_000;
 
 function job(id: string, status: JobRecord['status'], updatedAt: number, type = 'index.update'): JobRecord {
-  return {
-    id,
-    type,
-    payload: {},
-    status,
-    priority: 10,
-    attempts: 1,
-    maxAttempts: 3,
-    runAfter: 0,
-    leasedBy: null,
-    leasedAt: null,
-    leaseUntil: null,
-    dedupeKey: null,
-    progress: null,
-    error: null,
-    result: null,
-    createdAt: updatedAt,
-    updatedAt,
-  };
+  return jobRecord({ id, type, payload: {}, status, attempts: 1, maxAttempts: 3, createdAt: updatedAt, updatedAt });
 }
 
 const entry = (recordId: string, at: number): HistoryRecord => ({
