@@ -112,10 +112,17 @@ test('curation: kept near-duplicates, Sweep now proposes a merge, apply it, then
   await expect(checkpoints.getByTestId('checkpoint-outcome')).toContainText('Rolled back to');
   await expect(sweepCheckpoint).toHaveAttribute('data-state', 'rolled-back');
   await expect(checkpoints.locator('[data-testid="checkpoint"][data-reason="rollback"]')).toHaveCount(1);
-  // Retention: no purge yet in a fresh vault, and what each table holds.
+  // Retention: no purge yet in a fresh vault, and what each table holds, counted when opened.
   const retention = page.getByTestId('retention-report');
   await expect(retention.getByTestId('retention-never')).toBeVisible();
-  await expect(retention.locator('[data-testid="retention-table"][data-table="notes"]')).toBeAttached();
+  const notesRows = retention.locator('[data-testid="retention-table"][data-table="notes"]');
+  await expect(notesRows).toHaveCount(0);
+  await retention.getByText('Rows per table').click();
+  await expect(notesRows.locator('td')).toHaveText(/^[1-9]\d*$/u);
+  await expect(retention.getByTestId('retention-tables-state')).toContainText('Counted');
+  await retention.getByTestId('retention-recount').click();
+  await expect(retention.getByTestId('retention-tables-state')).toContainText('Counted');
+  await expect(notesRows).toBeVisible();
 
   // Notes: both notes kept again, and the merge is pending again.
   await page.goto('/notes');

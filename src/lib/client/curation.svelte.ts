@@ -1,12 +1,13 @@
 import { liveQuery, type Subscription } from 'dexie';
 import { curateSweepJob } from '../core/api/curate-api';
 import type { CheckpointRecord, ProposalRecord } from '../core/records';
-import { vaultViews, type ProposalGroup, type RetentionView, type SweepState, type VaultViews } from '../store/views/vault-views';
+import type { RetentionReport, TableSizes } from '../core/api/curate-api';
+import { vaultViews, type ProposalGroup, type SweepState, type VaultViews } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
 import { pipeline } from './pipeline.svelte';
 import { vaultWorker } from './vault-worker';
 
-export type { ProposalGroup, RetentionView, SweepState } from '../store/views/vault-views';
+export type { ProposalGroup, SweepState } from '../store/views/vault-views';
 
 /** Watches one view query while started; `stop` ends it. */
 function watch<T>(read: (views: VaultViews) => Promise<T>, next: (value: T) => void, context: string): () => void {
@@ -121,10 +122,14 @@ export class SweepController {
   }
 }
 
-/** Settings: the checkpoints (roll the vault back to one) and the retention report. */
+/** Settings: the checkpoints (roll the vault back to one), the retention report and the rows per table. */
 export class VaultKeepingController {
   checkpoints = $state<CheckpointRecord[]>([]);
-  retention = $state<RetentionView | null>(null);
+  /** The last retention report (null: none yet; undefined: not read yet). */
+  report = $state<RetentionReport | null | undefined>(undefined);
+  /** The rows each table holds, counted when asked (`countTables`); null until then. */
+  tables = $state<{ sizes: TableSizes; at: number } | null>(null);
+  countingTables = $state(false);
   loaded = $state(false);
   busy = $state(false);
   message = $state<string | null>(null);
@@ -142,11 +147,28 @@ export class VaultKeepingController {
         'reading checkpoints',
       ),
       watch(
-        (views) => views.retention(),
-        (retention) => (this.retention = retention),
+        (views) => views.retentionReport(),
+        (report) => (this.report = report),
         'reading the retention report',
       ),
     ];
+  }
+
+  /**
+   * Counts every table's rows now. Not watched: a count walks the whole table, and a watched one
+   * re-ran on every write of the index (seconds each at 300k rows).
+   */
+  async countTables(): Promise<void> {
+    if (this.countingTables) return;
+    this.countingTables = true;
+    try {
+      const sizes = await (await vaultViews()).tableSizes();
+      this.tables = { sizes, at: Date.now() };
+    } catch (error) {
+      errors.report(error, 'counting the rows of each table');
+    } finally {
+      this.countingTables = false;
+    }
   }
 
   stop(): void {
@@ -162,6 +184,8 @@ export class VaultKeepingController {
     try {
       const done = await vaultWorker().call('rollbackTo', [checkpoint.id]);
       this.message = `Rolled back to “${checkpoint.label}”: ${done.rows} row${done.rows === 1 ? '' : 's'} restored, ${done.undone} checkpoint${done.undone === 1 ? '' : 's'} undone. The search index is being rebuilt.`;
+      // Rows per table, when shown, are counted again (they are not watched).
+      if (this.tables) void this.countTables();
       return true;
     } catch (error) {
       errors.report(error, 'rolling the vault back');

@@ -8,6 +8,7 @@ import type { CheckpointRecord, ConversationRecord, HistoryRecord, ImportRecord,
 import type { MarkdownInput } from '../../core/markdown/pages';
 import type { SettingsShape } from '../settings-repo';
 import type { VaultEntry } from '../../core/api/vaults';
+import type { RetentionReport, TableSizes } from '../../core/api/curate-api';
 import { openVault, type Vault } from '../vault';
 import { VaultRegistry } from '../vault-registry';
 import { conversationInsight, type ConversationInsight } from './conversation-insight';
@@ -17,10 +18,10 @@ import type { ConversationFilter, ConversationSort } from '../../core/api/conver
 import {
   readCheckpoints,
   readPendingProposals,
-  readRetention,
+  readRetentionReport,
+  readTableSizes,
   readSweepState,
   type ProposalGroup,
-  type RetentionView,
   type SweepState,
 } from './curation-view';
 import { readExtractionProgress, type ExtractionProgress } from './extraction-view';
@@ -31,7 +32,7 @@ import { readOverview, type ArchiveOverview } from './overview-view';
 export type { ConversationInsight } from './conversation-insight';
 export type { ConversationBrowse } from './conversations-view';
 export type { ConversationLinkCounts } from '../conversation-facets';
-export type { ProposalGroup, RetentionView, SweepState } from './curation-view';
+export type { ProposalGroup, SweepState } from './curation-view';
 export { PROPOSAL_ORDER } from './curation-view';
 export type { ExtractionProgress } from './extraction-view';
 export type { InboxCounts, InboxGroup, InboxItem } from './inbox-view';
@@ -133,9 +134,14 @@ export class VaultViews {
     return readCheckpoints(this.vault);
   }
 
-  /** The last retention report and the rows each table holds (Settings). */
-  retention(): Promise<RetentionView> {
-    return readRetention(this.vault);
+  /** The last retention report (Settings). */
+  retentionReport(): Promise<RetentionReport | null> {
+    return readRetentionReport(this.vault);
+  }
+
+  /** The rows each table holds (Settings, when asked: not for a live query). */
+  tableSizes(): Promise<TableSizes> {
+    return readTableSizes(this.vault);
   }
 
   /** What the Markdown export writes: kept notes and the conversations they came from. */
