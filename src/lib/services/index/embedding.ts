@@ -75,15 +75,16 @@ export async function embedBatch(
 export async function persist(parts: IndexParts): Promise<void> {
   if (parts.readOnly) return;
   const saved = await parts.lock.run(async () => {
+    const started = parts.now();
     let any = await parts.bm25.saveIfDirty();
     for (const model of parts.indexes.models()) any = (await model.save()) || any;
-    parts.markSaved();
+    parts.markSaved(parts.now() - started);
     return any;
   });
   if (saved) parts.deps.onSaved?.();
 }
 
-/** Saves during long work, at most every `saveEveryMs`. */
+/** Saves during long work when one is due (`IndexParts.saveDue`). */
 export async function persistIfDue(parts: IndexParts): Promise<void> {
   if (parts.saveDue()) await persist(parts);
 }

@@ -53,6 +53,13 @@ export interface IndexDeps {
  */
 const LEXICAL_BATCH = 256;
 
+/**
+ * A save during long work writes the keyword index, the saved documents and the vector rows whole,
+ * so its cost grows with the vault: at most one part in this many of a job's time goes to saves
+ * (the next save waits this many times as long as the last one took, or `saveEveryMs` if longer).
+ */
+export const SAVE_SHARE = 10;
+
 export function dimsOf(choice: EmbedderChoice): number {
   return choice.kind === 'lexical' ? 384 : choice.spec.dims;
 }
@@ -77,6 +84,7 @@ export class IndexParts {
   readonly indexes: VectorIndexes;
   readonly health: HealthRecord;
   private lastSave = 0;
+  private lastSaveTook = 0;
 
   constructor(readonly deps: IndexDeps) {
     this.vault = deps.vault;
@@ -106,12 +114,18 @@ export class IndexParts {
     return choice.kind === 'lexical' ? (this.deps.batch?.lexical ?? LEXICAL_BATCH) : (this.deps.batch?.neural ?? 16);
   }
 
-  /** Whether a save is due during long work (at most every `saveEveryMs`). */
+  /**
+   * Whether a save is due during long work: `saveEveryMs` after the last one ended, and no sooner
+   * than (SAVE_SHARE - 1) times as long as that save took, so saves stay within 1/SAVE_SHARE of the time.
+   */
   saveDue(): boolean {
-    return this.now() - this.lastSave >= (this.deps.saveEveryMs ?? 60_000);
+    const wait = Math.max(this.deps.saveEveryMs ?? 60_000, (SAVE_SHARE - 1) * this.lastSaveTook);
+    return this.now() - this.lastSave >= wait;
   }
 
-  markSaved(): void {
+  /** Records a save that ended now and took `tookMs`. */
+  markSaved(tookMs = 0): void {
     this.lastSave = this.now();
+    this.lastSaveTook = tookMs;
   }
 }
