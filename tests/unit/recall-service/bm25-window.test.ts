@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkRecord } from '../../../src/lib/core/records';
-import { conversationBm25Texts, conversationTexts } from '../../../src/lib/services/index/bm25-text';
+import { conversationBm25Texts, conversationTextsOf } from '../../../src/lib/services/index/bm25-text';
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE } from '../../factories/index-fixtures';
 import { chatgptExport } from '../../factories/import-generator';
@@ -50,7 +50,9 @@ describe('what BM25 reads of a conversation chunk (the one recipe: bm25-text.ts)
     let dated = 0;
     let compared = 0;
     for (const c of await h.vault.db.conversations.toArray()) {
-      const texts = await conversationTexts(h.vault, c.createdAt ?? null, await h.service.parts.chunks.forConversation(c.id));
+      const chunks = await h.service.parts.chunks.forConversation(c.id);
+      const messages = await h.vault.db.messages.bulkGet(chunks.map((chunk) => chunk.parentId));
+      const texts = conversationTextsOf(new Map(messages.flatMap((m) => (m ? [[m.id, m] as const] : []))), c.createdAt ?? null, chunks);
       for (const [id, text] of texts) {
         compared++;
         if (/^\d{1,2} [A-Z][a-z]+ \d{4}\n/u.test(text)) dated++;
@@ -91,5 +93,39 @@ describe('what BM25 reads of a conversation chunk (the one recipe: bm25-text.ts)
     const reopened = await h.reopen();
     expect(reopened.service.parts.bm25.info.loadedFrom).toBe('rebuilt');
     expect(await hits(reopened.service)).toEqual(await hits(h.service));
+  });
+
+  it('rebuilds over more conversations than one read step with the answers of the live index', async () => {
+    const h = await fresh();
+    const bytes = concat([...chatgptExport({ conversations: 60, targetBytes: 90_000, seed: 11 }).chunks]);
+    await h.importFiles([{ name: 'conversations.json', size: bytes.length, bytes }]);
+    await h.drain();
+    const conversations = await h.vault.db.conversations.count();
+    expect(conversations).toBeGreaterThan(50);
+    const chunks = await h.vault.db.chunks.toArray();
+    // One question per conversation, from the words of one of its chunks.
+    const questions = [...new Map(chunks.map((c) => [c.conversationId, c.text])).values()].map((text) =>
+      text
+        .split(/\s+/u)
+        .filter((w) => w.length > 5)
+        .slice(0, 5)
+        .join(' '),
+    );
+    // Every hit with its score, ties in id order (documents added in another order tie in another order).
+    const answers = async (service: Harness['service']) =>
+      Promise.all(
+        questions.map(async (q) =>
+          (await service.lexicalSearch(q, 10_000))
+            .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+            .map((hit) => `${hit.id} ${hit.score.toFixed(6)}`),
+        ),
+      );
+    const live = await answers(h.service);
+    await h.service.parts.bm25.edit(() => undefined);
+    const reopened = await h.reopen();
+    expect(reopened.service.parts.bm25.info.loadedFrom).toBe('rebuilt');
+    expect(reopened.service.parts.bm25.size).toBe(h.service.parts.bm25.size);
+    expect(live.every((hits) => hits.length > 0)).toBe(true);
+    expect(await answers(reopened.service)).toEqual(live);
   });
 });

@@ -9,8 +9,6 @@
  * read it through the index service.
  */
 import type { ChunkRecord, MessageRecord } from '../../core/records';
-import type { Vault } from '../../store/vault';
-import { withStoreTimeout } from '../../store/transaction';
 
 /** Part of the saved index's key: a saved index built with another recipe is not loaded. */
 export const BM25_RECIPE = 'w2x60d';
@@ -82,17 +80,4 @@ export function conversationTextsOf(
   const key = (c: ChunkRecord) => messages.get(c.parentId)?.ordinal ?? Number.MAX_SAFE_INTEGER;
   const ordered = [...chunks].sort((a, b) => key(a) - key(b) || pieceOf(a.id) - pieceOf(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return conversationBm25Texts(ordered, (c) => messages.get(c.parentId)?.createdAt ?? conversationCreatedAt);
-}
-
-/** The same, reading the chunks' parent messages. */
-export async function conversationTexts(
-  vault: Vault,
-  conversationCreatedAt: number | null,
-  chunks: readonly ChunkRecord[],
-): Promise<Map<string, string>> {
-  const messages = await withStoreTimeout(vault.db.messages.bulkGet(chunks.map((c) => c.parentId)), {
-    label: 'reading message order',
-  });
-  const byId = new Map(messages.flatMap((m) => (m ? [[m.id, m] as const] : [])));
-  return conversationTextsOf(byId, conversationCreatedAt, chunks);
 }

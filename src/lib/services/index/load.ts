@@ -6,12 +6,12 @@
  */
 import type { EmbedderChoice } from '../../core/api/embedder';
 import { Bm25Index } from '../../core/index/bm25';
-import type { NoteRecord } from '../../core/records';
+import type { ChunkRecord, MessageRecord, NoteRecord } from '../../core/records';
 import { choiceId } from '../../core/api/embedder';
-import { withStoreTimeout } from '../../store/transaction';
+import { runTx, withStoreTimeout } from '../../store/transaction';
 import type { CatalogSource, DocEntry } from './catalog';
 import type { DocumentsSnapshot } from './documents-snapshot';
-import { conversationTexts } from './bm25-text';
+import { conversationTextsOf } from './bm25-text';
 import { chunkMentions, noteMentions } from './entity-links';
 import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText, savedChunkEntry } from './documents';
 import { dimsOf, type IndexParts } from './index-parts';
@@ -37,16 +37,53 @@ async function visibleConversationDates(
   return { dates: new Map(rows.map((c) => [c.id, conversationAt(c)])), created: new Map(rows.map((c) => [c.id, c.createdAt ?? null])) };
 }
 
-/** The keyword index rebuilt from the tables: conversation by conversation (a window reads its neighbours), then the rest. */
+/** Conversations read per transaction while the keyword index is rebuilt from the tables. */
+const REBUILD_STEP = 25;
+
+interface StepRows {
+  chunks: ChunkRecord[][];
+  messages: Map<string, MessageRecord>;
+}
+
+/** The chunks of several conversations and their parent messages, in one read transaction. */
+function readStep(parts: IndexParts, ids: readonly string[]): Promise<StepRows> {
+  const db = parts.vault.db;
+  return runTx(
+    db,
+    'r',
+    [db.chunks, db.messages],
+    async () => {
+      const chunks = await Promise.all(ids.map((id) => db.chunks.where('conversationId').equals(id).toArray()));
+      const parents = [...new Set(chunks.flat().map((c) => c.parentId))];
+      const found = await db.messages.bulkGet(parents);
+      return { chunks, messages: new Map(found.flatMap((m) => (m ? [[m.id, m] as const] : []))) };
+    },
+    { label: 'reading chunks to rebuild the keyword index' },
+  );
+}
+
+/**
+ * The keyword index rebuilt from the tables: conversation by conversation (a window reads its
+ * neighbours), a step of REBUILD_STEP conversations per read with the next step read ahead, then the rest.
+ */
 async function rebuildBm25(
   parts: IndexParts,
   created: ReadonlyMap<string, number | null>,
   notes: readonly NoteRecord[],
 ): Promise<Bm25Index> {
   const fresh = new Bm25Index();
-  for (const [conversationId, createdAt] of created) {
-    const texts = await conversationTexts(parts.vault, createdAt, await parts.chunks.forConversation(conversationId));
-    for (const [id, text] of texts) fresh.add(id, text);
+  const ids = [...created.keys()];
+  let ahead: Promise<StepRows> | null = ids.length ? readStep(parts, ids.slice(0, REBUILD_STEP)) : null;
+  for (let at = 0; at < ids.length; at += REBUILD_STEP) {
+    const step = ids.slice(at, at + REBUILD_STEP);
+    const rows = await ahead!;
+    const next = ids.slice(at + REBUILD_STEP, at + 2 * REBUILD_STEP);
+    ahead = next.length ? readStep(parts, next) : null;
+    // A failure here leaves the next step's read unobserved: not an unhandled rejection.
+    ahead?.catch(() => undefined);
+    step.forEach((id, i) => {
+      for (const [doc, text] of conversationTextsOf(rows.messages, created.get(id) ?? null, rows.chunks[i]!)) fresh.add(doc, text);
+    });
   }
   for await (const page of parts.chunks.pages())
     for (const chunk of page) if (!fresh.has(chunk.id)) fresh.add(chunk.id, chunkIndexText(chunk));
