@@ -5,11 +5,12 @@
  */
 import '../../src/cli/node-env';
 import { execFileSync } from 'node:child_process';
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
 import { chromiumLaunch } from '../../playwright.config';
 import { securityHeaders } from '../../scripts/security-headers.js';
@@ -30,7 +31,8 @@ const only = values.only ? values.only.split(',').map((s) => s.trim()) : null;
 const wants = (prefix: string) => !only || only.some((o) => prefix.startsWith(o) || o.startsWith(prefix));
 
 let server = null as ViteDevServer | null;
-let browser = null as Browser | null;
+let browser = null as BrowserContext | null;
+let profile: string | null = null;
 let page: Page | null = null;
 let browserVersion: string | null = null;
 
@@ -47,9 +49,15 @@ async function openBrowser(): Promise<BrowserBench> {
     await server.listen();
     const address = server.resolvedUrls?.local[0];
     if (!address) throw new Error('The benchmark page server did not start.');
+    // A fresh profile on disk, as a person's browser keeps IndexedDB: an incognito context
+    // (`browser.newPage`) keeps it in memory, where every transaction costs more and the quota is small.
     // Precise memory info: performance.memory otherwise reports bucketed, delayed heap sizes.
-    browser = await chromium.launch({ ...chromiumLaunch, args: [...chromiumLaunch.args, '--enable-precise-memory-info'] });
-    browserVersion = browser.version();
+    profile = await mkdtemp(join(os.tmpdir(), 'engram-bench-page-'));
+    browser = await chromium.launchPersistentContext(profile, {
+      ...chromiumLaunch,
+      args: [...chromiumLaunch.args, '--enable-precise-memory-info'],
+    });
+    browserVersion = browser.browser()?.version() ?? null;
     page = await browser.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') console.error(`[chromium] ${message.text()}`);
@@ -134,4 +142,5 @@ try {
 } finally {
   await browser?.close();
   await server?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
 }
