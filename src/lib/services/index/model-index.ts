@@ -41,12 +41,14 @@ export interface ModelIndexDeps {
 
 /**
  * Vectors up to which the index is an exact int8 scan rather than an HNSW graph (docs/INDEX.md,
- * "Vectors at scale"): at 300k the scan meets issue 19's three targets on this machine (p95 9.27 ms,
- * recall@10 0.989 against float32, 124 MB, built in seconds), the graph only the latency one (it
- * builds for ~17 minutes and passes 500 MB). On latency alone the graph would win above ~150k
- * (index.vectors.crossover_docs); beyond 300k nothing was measured, and the graph serves as before.
+ * "Vectors at scale"): the largest size measured at which the scan meets issue 19's three targets
+ * on this machine. At 300k: p95 9.27 ms, recall@10 0.989 against float32, 124 MB, built in seconds;
+ * at 400k (2026-11-29, quiet): p95 9.23 ms, recall@10 0.985, 165 MB, built in 1.2 s. The graph meets
+ * only the latency one (~17 minutes to build at 300k, past 500 MB); in the app it built for over
+ * 25 minutes on the heavy archive's 322,707 chunks. On latency alone the graph would win above
+ * ~150-200k (index.vectors.crossover_docs); beyond 400k nothing was measured, and the graph serves.
  */
-export const INT8_SCAN_UP_TO = 300_000;
+export const INT8_SCAN_UP_TO = 400_000;
 
 /** The structure for `count` vectors of `dims` dimensions. */
 export function structureFor(dims: number, count: number, wanted: ModelIndexDeps['structure'] = 'auto'): VectorStructure {
