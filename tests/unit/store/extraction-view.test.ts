@@ -5,6 +5,7 @@ import type { JobRecord, JobStatus } from '../../../src/lib/core/records';
 import type { VaultDb } from '../../../src/lib/store/schema';
 import { readExtractionProgress, SAMPLE } from '../../../src/lib/store/views/extraction-view';
 import { freshDb } from '../../factories/db';
+import { jobRecord } from '../../factories/records';
 
 const opened: VaultDb[] = [];
 afterEach(() => {
@@ -64,26 +65,19 @@ const result = (candidates: number, extractors: ExtractJobResult['extractors'] =
 });
 
 function job(id: string, status: JobStatus, createdAt: number, extra: Partial<JobRecord> = {}): JobRecord {
-  return {
+  return jobRecord({
     id,
     type: EXTRACT_JOB,
     payload: { conversationId: `c-${id}` },
     status,
     priority: 60,
     attempts: status === 'pending' ? 0 : 1,
-    maxAttempts: 5,
     runAfter: createdAt,
     leasedBy: status === 'leased' ? 'w' : null,
-    leasedAt: null,
-    leaseUntil: null,
-    dedupeKey: null,
-    progress: null,
-    error: null,
-    result: null,
     createdAt,
     updatedAt: createdAt + 1,
     ...extra,
-  };
+  });
 }
 
 describe('extraction progress view', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSIONS, VaultDb } from '../../../src/lib/store/schema';
 import { openVault } from '../../../src/lib/store/vault';
-import { chunk, conversation, message, note } from '../../factories/records';
+import { chunk, conversation, jobRecord, message, note } from '../../factories/records';
 
 /** Rows as written by the code of one schema version: table name -> rows. */
 type Seed = Record<string, unknown[]>;
@@ -24,25 +24,14 @@ const seedV1: Seed = {
     { recordId: 'chunk-1', modelId: 'lexical-v1', dims: 3, vector: new Float32Array([1, 0, 0]), contentHash: 'a'.repeat(64), label: 0 },
   ],
   jobs: [
-    {
-      id: 'job-1',
+    jobRecord({
       type: 'extract.conversation',
       payload: { conversationId: 'conv-1' },
-      status: 'pending',
       priority: 60,
-      attempts: 0,
-      maxAttempts: 5,
       runAfter: 1,
-      leasedBy: null,
-      leasedAt: null,
-      leaseUntil: null,
-      dedupeKey: null,
-      progress: null,
-      error: null,
-      result: null,
       createdAt: 1,
       updatedAt: 1,
-    },
+    }),
   ],
   history: [
     { id: 'hist-1', table: 'notes', recordId: 'note-1', at: 1, actor: 'user', action: 'keep', before: null, after: note(), why: 'kept' },
