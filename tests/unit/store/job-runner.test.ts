@@ -65,6 +65,42 @@ describe('JobRunner', () => {
     expect(await runner.runOnce()).toBe('idle');
   });
 
+  it('runningNow gives the running job and its progress from memory, without reading the jobs table', async () => {
+    const db = freshDb();
+    opened.push(db);
+    const clock = manualClock();
+    const repo = new JobsRepo(db);
+    const seen: ReturnType<JobRunner['runningNow']>[] = [];
+    let tableReads = 0;
+    // Any read of the jobs' counts during the job would show here.
+    const counted = Object.assign(Object.create(repo) as JobsRepo, {
+      counts: () => {
+        tableReads++;
+        return repo.counts();
+      },
+    });
+    const runner: JobRunner = new JobRunner({
+      jobs: counted,
+      workerId: 'w1',
+      clock: clock.now,
+      handlers: {
+        write: batchWriter(db, async () => {
+          clock.advance(1000);
+          seen.push(runner.runningNow());
+        }),
+      },
+    });
+    const job = await repo.enqueue({ type: 'write', payload: { next: 0, total: 3 } }, clock.now());
+    expect(runner.runningNow()).toBeNull();
+    expect(await runner.runOnce()).toBe('ran');
+    expect(seen.map((p) => p && { jobId: p.jobId, type: p.type, done: p.done, total: p.total, unit: p.unit })).toEqual(
+      [1, 2, 3].map((done) => ({ jobId: job.id, type: 'write', done, total: 3, unit: 'batches' })),
+    );
+    expect(seen[1]!.ratePerSecond).toBeCloseTo(1, 5);
+    expect(runner.runningNow()).toBeNull();
+    expect(tableReads).toBe(0);
+  });
+
   it('a worker that dies mid-job leaves the job to be retried from its checkpoint, data consistent', async () => {
     const db = freshDb();
     const other = secondConnection(db);

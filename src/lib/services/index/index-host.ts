@@ -167,8 +167,9 @@ export class IndexHost implements IndexApi {
     // every status notification.
     const pending = await vault.jobs.countOfTypes(INDEX_TYPES, 'pending');
     const failed = pending > 0 ? await vault.jobs.firstFailing(INDEX_TYPES) : null;
-    const snapshot = this.#runner ? await this.#runner.snapshot() : null;
-    const running = snapshot?.running.find((r) => INDEX_TYPES.includes(r.type)) ?? null;
+    // The running job from the runner's memory: its snapshot counts every job by status.
+    const now = this.#runner?.runningNow() ?? null;
+    const running = now && INDEX_TYPES.includes(now.type) ? now : null;
     const failing = failed?.error ? { error: toVaultError(failed.error), retryAt: failed.runAfter } : null;
     return { paused: this.#runner?.isPaused ?? false, running, pending, failing };
   }
