@@ -163,7 +163,11 @@ export class ModelIndex {
         else caughtUp = await model.catchUp(how.fullCatchUp === true, stored);
         // Rows filled from the table are saved whole at the next save, so the next open reads them back.
         model.changed = caughtUp || (filled && deps.blobs !== undefined);
-        const report = await verifyVectorIndex(saved, model.truth(), { rng: deps.rng, now: deps.now, sample: 32 });
+        // The table's count is the one taken above: filling and catching up only read rows, and
+        // every write of this embedder's rows waits for the same lock. At 322,707 rows a count
+        // walks the table for 2.3-2.4 s in Chromium, on the database's one queue.
+        const truth: VectorTruth = { ...model.truth(), count: () => Promise.resolve(stored) };
+        const report = await verifyVectorIndex(saved, truth, { rng: deps.rng, now: deps.now, sample: 32 });
         if (report.ok) {
           model.verifiedAt = report.verifiedAt;
           return {
