@@ -87,7 +87,9 @@ class VaultFileClient {
 
   async refresh(check: ChangeCheck = 'always'): Promise<void> {
     try {
-      this.status = await this.rpc.call('status', [check], STATUS_CALL_MS);
+      const next: VaultFileStatus = await this.rpc.call('status', [check], STATUS_CALL_MS);
+      // An `if-due` check that counted nothing (a snooze) keeps the counts already on screen.
+      this.status = next.counts === null && this.status?.counts ? { ...next, counts: this.status.counts } : next;
     } catch (error) {
       errors.report(error, 'reading the vault status');
     }

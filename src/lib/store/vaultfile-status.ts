@@ -1,4 +1,4 @@
-import type { ChangeCheck, ReminderState, VaultCounts, VaultFileMark, VaultFileStatus } from '../core/api/vault-file';
+import type { ChangeCheck, ReminderState, StatusCounts, VaultFileMark, VaultFileStatus } from '../core/api/vault-file';
 import { vaultDigest } from '../core/vaultfile/digest';
 import { emptyVaultState, SECTION_NAMES, STAMPED_SECTIONS, type VaultState } from '../core/vaultfile/sections';
 import type { VaultDb } from './schema';
@@ -24,7 +24,7 @@ export const SNOOZE_MS = DAY_MS;
 /** Sections whose counts tell a change (vectors are derived; device settings are not exported). */
 const CONTENT = ['conversations', 'messages', 'notes', 'chunks', 'history', 'imports', 'tombstones'] as const;
 
-export async function changedSinceMark(db: VaultDb, mark: VaultFileMark | null, counts: VaultCounts): Promise<boolean> {
+export async function changedSinceMark(db: VaultDb, mark: VaultFileMark | null, counts: StatusCounts): Promise<boolean> {
   if (!mark) return CONTENT.some((name) => counts[name] > 0);
   if (CONTENT.some((name) => counts[name] !== (mark.counts[name] ?? 0))) return true;
   const since = mark.hlc;
@@ -59,14 +59,16 @@ export function reminderState(input: {
 
 export async function vaultFileStatus(vault: Vault, check: ChangeCheck, now: number = Date.now()): Promise<VaultFileStatus> {
   const { settings, db } = vault;
-  const counts = await vaultCounts(db);
   const lastExportAt = await settings.get('vault.lastExportAt');
   const days = await settings.get('vault.reminderDays');
   const snoozedUntil = await settings.get('vault.reminderSnoozedUntil');
   const firstImport = await db.imports.orderBy('startedAt').first();
   const since = lastExportAt ?? (await settings.get('vault.firstImportAt')) ?? firstImport?.startedAt ?? null;
   const provisional = reminderState({ now, days, since, changed: true, snoozedUntil });
-  const changed = check === 'always' || provisional.due ? await changedSinceMark(db, await settings.get('vault.exportMark'), counts) : null;
+  // At start-up (`if-due`) nothing is counted until the reminder could be due: the counts walk
+  // every table, and the index worker's load waits behind them on the database's queue.
+  const counts = check === 'always' || provisional.due ? await vaultCounts(db, { vectors: false }) : null;
+  const changed = counts ? await changedSinceMark(db, await settings.get('vault.exportMark'), counts) : null;
   return {
     vaultId: await settings.get('vault.id'),
     counts,

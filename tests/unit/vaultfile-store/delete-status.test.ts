@@ -8,6 +8,34 @@ import { closeVault, exportBytes, fileStream, openTestVault, putState, stampAt }
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** The tables counted from now on (Dexie's count on a table or a where-clause), in call order. */
+function countedTables(vault: Awaited<ReturnType<typeof openTestVault>>): () => string[] {
+  const seen: string[] = [];
+  for (const table of vault.db.tables) {
+    const count = table.count.bind(table);
+    table.count = (() => {
+      seen.push(table.name);
+      return count();
+    }) as typeof table.count;
+    const where = table.where.bind(table);
+    table.where = ((index: string) => {
+      const clause = where(index);
+      const equals = clause.equals.bind(clause);
+      clause.equals = ((key: never) => {
+        const collection = equals(key);
+        const countRange = collection.count.bind(collection);
+        collection.count = (() => {
+          seen.push(table.name);
+          return countRange();
+        }) as typeof collection.count;
+        return collection;
+      }) as typeof clause.equals;
+      return clause;
+    }) as typeof table.where;
+  }
+  return () => [...seen];
+}
+
 describe('deleteRecords', () => {
   it('removes the rows and writes their tombstones (fresh stamps) and the note history in one transaction', async () => {
     const vault = await openTestVault();
@@ -89,14 +117,22 @@ describe('"changed since the last export" and the reminder', () => {
     await exportBytes(vault);
     const lastExportAt = (await vault.settings.get('vault.lastExportAt'))!;
     await vault.notes.save({ ...(await vault.notes.get('note-1'))!, text: 'Edited.' }, { actor: 'user', action: 'edit', why: 'x', at: 1 });
+    // Not yet due: nothing is counted (a count walks its table), so nothing is said about the counts.
+    const counted = countedTables(vault);
     expect(await vaultFileStatus(vault, 'if-due', lastExportAt + DAY)).toMatchObject({
+      counts: null,
       changedSinceExport: null,
       reminder: { due: false },
     });
+    expect(counted()).toEqual([]);
     expect(await vaultFileStatus(vault, 'if-due', lastExportAt + 8 * DAY)).toMatchObject({
+      counts: { conversations: 1, messages: 4, notes: 1 },
       changedSinceExport: true,
       reminder: { due: true, days: 7 },
     });
+    // Due: the vault is counted, but the vectors (derived, neither shown nor compared) are not.
+    expect(counted()).toContain('chunks');
+    expect(counted()).not.toContain('vectors');
     await vault.settings.set('vault.reminderDays', 30);
     expect((await vaultFileStatus(vault, 'if-due', lastExportAt + 8 * DAY)).reminder.due).toBe(false);
     await closeVault(vault);

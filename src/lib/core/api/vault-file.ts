@@ -125,16 +125,23 @@ export interface ReminderState {
   since: number | null;
 }
 
+/** What the vault holds as a status tells it: the vault file's counts but the vectors (derived, never compared or shown). */
+export type StatusCounts = Omit<VaultCounts, 'vectors'>;
+
 export interface VaultFileStatus {
   vaultId: string | null;
-  counts: VaultCounts;
+  /**
+   * Null when not counted: the start-up check (`if-due`) counts only once the reminder's time has
+   * come, since a count walks its table (seconds at a 300k-message vault, on the database's one queue).
+   */
+  counts: StatusCounts | null;
   lastExportAt: number | null;
   /** Null when not worked out (it may scan the records; asked for with `check: 'always'`). */
   changedSinceExport: boolean | null;
   reminder: ReminderState;
 }
 
-/** `if-due`: work out "changed" only when the reminder's time has come (cheap at every start). */
+/** `if-due`: count and work out "changed" only when the reminder's time has come (cheap at every start). */
 export type ChangeCheck = 'always' | 'if-due';
 
 export interface SyncRequest {
