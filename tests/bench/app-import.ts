@@ -179,14 +179,15 @@ const PAGE_PROBE = `(() => {
  * One import through the Import screen in a fresh browser profile on disk (an empty vault). On disk,
  * as a person's browser keeps it: an incognito context (Playwright's `browser.newContext`) keeps
  * IndexedDB in memory under a small quota, which the heavy archive's chunks overflow
- * (`store/quota-exceeded` at 7,150 of 10,000 conversations).
+ * (`store/quota-exceeded` at 7,150 of 10,000 conversations). `keepProfile`: leave the profile on
+ * disk (its path is printed) to open the vault again, for example to profile a reload.
  */
 export async function appImport(
   launch: LaunchOptions,
   url: string,
   file: string,
   expected: GeneratedCounts,
-  options: { timeoutMs?: number; trace?: string; settle?: { prompt: string; timeoutMs: number } } = {},
+  options: { timeoutMs?: number; trace?: string; settle?: { prompt: string; timeoutMs: number }; keepProfile?: boolean } = {},
 ): Promise<AppImportRun> {
   const profile = await mkdtemp(join(tmpdir(), 'engram-app-bench-'));
   const context = await chromium.launchPersistentContext(profile, { ...launch, baseURL: url, serviceWorkers: 'block' });
@@ -253,7 +254,8 @@ export async function appImport(
     };
   } finally {
     await context.close();
-    await rm(profile, { recursive: true, force: true });
+    if (options.keepProfile) console.error(`profile kept in ${profile}`);
+    else await rm(profile, { recursive: true, force: true });
   }
 }
 

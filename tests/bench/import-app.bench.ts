@@ -9,6 +9,7 @@
  * tab: app.<size>.{index_s,recall_ms,memory_mb,renderer_rss_mb,js_heaps_mb,page_heap_mb} and
  * index.load.<size>.seconds, where
  * <size> is 22k for the 100 MB export and 300k for the heavy archive (their visible messages).
+ * BENCH_APP_KEEP_PROFILE=1 leaves each run's browser profile on disk and prints where.
  */
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,11 @@ export const bench: BenchModule = {
           const runs: AppImportRun[] = [];
           const count = name === 'chatgpt_100mb' ? ctx.runs : heavyRuns(ctx.runs);
           for (let i = 0; i < count; i++) {
-            const run = await appImport(launch, server.url, file, counts, { timeoutMs: 40 * 60_000, ...(settle ? { settle } : {}) });
+            const run = await appImport(launch, server.url, file, counts, {
+              timeoutMs: 40 * 60_000,
+              keepProfile: process.env.BENCH_APP_KEEP_PROFILE === '1',
+              ...(settle ? { settle } : {}),
+            });
             runs.push(run);
             if (run.settled) {
               ctx.log(
