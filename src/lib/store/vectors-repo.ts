@@ -29,8 +29,28 @@ export class VectorsRepo {
     return rows.filter((row): row is VectorRecord => row !== undefined);
   }
 
+  /**
+   * The rows of a model. IndexedDB counts by walking, and in Chromium the table's own count walks
+   * faster than a range of its `modelId` index (at 322,707 rows, 2026-11-30: 1.5-1.6 s against
+   * 2.3-3.3 s), so when no other model has rows (the usual case) the table is counted. Whether
+   * another has is one seek on each side of the model's range (a list of the models, `uniqueKeys`,
+   * walks every index entry: 2.4 s). One read transaction: the check and the count agree.
+   */
   count(modelId: string): Promise<number> {
-    return withStoreTimeout(this.db.vectors.where('modelId').equals(modelId).count(), { ...this.tx, label: 'counting vectors' });
+    const { vectors } = this.db;
+    return runTx(
+      this.db,
+      'r',
+      vectors,
+      async () => {
+        const [below, above] = await Promise.all([
+          vectors.where('modelId').below(modelId).limit(1).primaryKeys(),
+          vectors.where('modelId').above(modelId).limit(1).primaryKeys(),
+        ]);
+        return below.length + above.length === 0 ? vectors.count() : vectors.where('modelId').equals(modelId).count();
+      },
+      { ...this.tx, label: 'counting vectors' },
+    );
   }
 
   /** record id -> label of every vector of a model, read from the index alone (no vectors loaded). */

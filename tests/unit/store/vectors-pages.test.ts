@@ -51,3 +51,21 @@ describe('VectorsRepo.pages', () => {
     expect(pages.flat().length).toBe(7);
   });
 });
+
+describe('VectorsRepo.count', () => {
+  it("counts one model's rows whether the table holds it alone, beside another model, or not at all", async () => {
+    const vault = await openVault(`vectors-count-${process.pid}-${Date.now()}`);
+    opened.push(vault);
+    const repo = new VectorsRepo(vault.db);
+    expect(await repo.count('m')).toBe(0);
+    await repo.put([row('a', 0), row('b', 1), row('c', 2)]);
+    expect(await repo.count('m')).toBe(3); // alone: the table's own count
+    expect(await repo.count('n')).toBe(0);
+    await repo.put([row('a', 0, 'n'), row('d', 1, 'n')]);
+    expect(await repo.count('m')).toBe(3); // beside another model: the model's range
+    expect(await repo.count('n')).toBe(2);
+    await repo.deleteModel('m');
+    expect(await repo.count('n')).toBe(2);
+    expect(await repo.count('m')).toBe(0);
+  });
+});
