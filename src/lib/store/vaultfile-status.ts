@@ -1,4 +1,4 @@
-import type { ChangeCheck, ReminderState, StatusCounts, VaultFileMark, VaultFileStatus } from '../core/api/vault-file';
+import type { ChangeCheck, ReminderState, StatusCounts, VaultCounts, VaultFileMark, VaultFileStatus } from '../core/api/vault-file';
 import { vaultDigest } from '../core/vaultfile/digest';
 import { emptyVaultState, SECTION_NAMES, STAMPED_SECTIONS, type VaultState } from '../core/vaultfile/sections';
 import type { VaultDb } from './schema';
@@ -57,6 +57,11 @@ export function reminderState(input: {
   return { due: old && !snoozed && input.changed === true, days: input.days, since: input.since };
 }
 
+/** The counts a status carries: all but the vectors'. */
+function statusCounts({ vectors: _vectors, ...counts }: VaultCounts): StatusCounts {
+  return counts;
+}
+
 export async function vaultFileStatus(vault: Vault, check: ChangeCheck, now: number = Date.now()): Promise<VaultFileStatus> {
   const { settings, db } = vault;
   const lastExportAt = await settings.get('vault.lastExportAt');
@@ -67,7 +72,7 @@ export async function vaultFileStatus(vault: Vault, check: ChangeCheck, now: num
   const provisional = reminderState({ now, days, since, changed: true, snoozedUntil });
   // At start-up (`if-due`) nothing is counted until the reminder could be due: the counts walk
   // every table, and the index worker's load waits behind them on the database's queue.
-  const counts = check === 'always' || provisional.due ? await vaultCounts(db, { vectors: false }) : null;
+  const counts = check === 'always' || provisional.due ? statusCounts(await vaultCounts(db, { vectors: false })) : null;
   const changed = counts ? await changedSinceMark(db, await settings.get('vault.exportMark'), counts) : null;
   return {
     vaultId: await settings.get('vault.id'),

@@ -133,6 +133,7 @@ describe('"changed since the last export" and the reminder', () => {
     // Due: the vault is counted, but the vectors (derived, neither shown nor compared) are not.
     expect(counted()).toContain('chunks');
     expect(counted()).not.toContain('vectors');
+    expect((await vaultFileStatus(vault, 'always')).counts).not.toHaveProperty('vectors');
     await vault.settings.set('vault.reminderDays', 30);
     expect((await vaultFileStatus(vault, 'if-due', lastExportAt + 8 * DAY)).reminder.due).toBe(false);
     await closeVault(vault);
