@@ -254,7 +254,8 @@ export async function appImport(
     };
   } finally {
     await context.close();
-    if (options.keepProfile) console.error(`profile kept in ${profile}`);
+    // IndexedDB is per origin: the vault opens again only on the same port.
+    if (options.keepProfile) console.error(`profile kept in ${profile}, its vault under ${url}`);
     else await rm(profile, { recursive: true, force: true });
   }
 }
