@@ -1,29 +1,17 @@
-import { liveQuery, type Subscription } from 'dexie';
 import { curateSweepJob } from '../core/api/curate-api';
 import type { CheckpointRecord, ProposalRecord } from '../core/records';
 import type { RetentionReport, TableSizes } from '../core/api/curate-api';
 import { vaultViews, type ProposalGroup, type SweepState, type VaultViews } from '../store/views/vault-views';
 import { errors } from './errors.svelte';
+import { watchView } from './watch-view';
 import { pipeline } from './pipeline.svelte';
 import { vaultWorker } from './vault-worker';
 
 export type { ProposalGroup, SweepState } from '../store/views/vault-views';
 
-/** Watches one view query while started; `stop` ends it. */
+/** Watches one view query while started, reporting a failure to the error center; `stop` ends it. */
 function watch<T>(read: (views: VaultViews) => Promise<T>, next: (value: T) => void, context: string): () => void {
-  let subscription: Subscription | null = null;
-  let stopped = false;
-  void vaultViews().then(
-    (views) => {
-      if (stopped) return;
-      subscription = liveQuery(() => read(views)).subscribe({ next, error: (error: unknown) => errors.report(error, context) });
-    },
-    (error: unknown) => errors.report(error, context),
-  );
-  return () => {
-    stopped = true;
-    subscription?.unsubscribe();
-  };
+  return watchView(read, next, (error: unknown) => errors.report(error, context));
 }
 
 /**

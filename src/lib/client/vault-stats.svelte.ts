@@ -1,5 +1,5 @@
-import { liveQuery, type Subscription } from 'dexie';
-import { vaultViews, type VaultCounts } from '../store/views/vault-views';
+import type { VaultCounts } from '../store/views/vault-views';
+import { watchView } from './watch-view';
 
 export type { VaultCounts } from '../store/views/vault-views';
 
@@ -14,39 +14,32 @@ class VaultStats {
     notes?: Pick<VaultCounts, 'notes' | 'inbox'>;
     imports?: number;
   } = {};
-  private subscriptions: Subscription[] | null = null;
+  private started = false;
 
   start(): void {
-    if (this.subscriptions) return;
-    this.subscriptions = [];
-    void vaultViews().then((views) => {
-      const watch = <T>(read: () => Promise<T>, keep: (value: T) => void) =>
-        this.subscriptions!.push(
-          liveQuery(read).subscribe({
-            next: (value) => {
-              keep(value);
-              this.publish();
-            },
-            error: () => (this.counts = null),
-          }),
-        );
-      watch(
-        () => views.conversationCounts(),
-        (value) => (this.parts.conversations = value),
-      );
-      watch(
-        () => views.noteCounts(),
-        (value) => (this.parts.notes = value),
-      );
-      watch(
-        () => views.importCount(),
-        (value) => (this.parts.imports = value),
-      );
-    });
+    if (this.started) return;
+    this.started = true;
+    const failed = () => (this.counts = null);
+    watchView(
+      (views) => views.conversationCounts(),
+      (value) => this.publish({ conversations: value }),
+      failed,
+    );
+    watchView(
+      (views) => views.noteCounts(),
+      (value) => this.publish({ notes: value }),
+      failed,
+    );
+    watchView(
+      (views) => views.importCount(),
+      (value) => this.publish({ imports: value }),
+      failed,
+    );
   }
 
-  /** The counts once every part has been read. */
-  private publish(): void {
+  /** Keeps a part; the counts once every part has been read. */
+  private publish(part: VaultStats['parts']): void {
+    this.parts = { ...this.parts, ...part };
     const { conversations, notes, imports } = this.parts;
     if (conversations && notes && imports !== undefined) this.counts = { ...conversations, ...notes, imports };
   }
