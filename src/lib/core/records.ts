@@ -250,6 +250,20 @@ export interface IntentRecord {
   at: number;
 }
 
+/**
+ * An entity community's summary written by the LLM (core/graph/community-summary.ts): derived,
+ * device-local. It applies while the community's `signature` (its members and the documents the
+ * model read) is the same; otherwise the extractive summary serves.
+ */
+export interface StoredCommunitySummary {
+  /** The community's id (`community:<key>`). */
+  id: string;
+  signature: string;
+  text: string;
+  llmId: string;
+  at: number;
+}
+
 /** What a cleaning-sweep proposal does (the Notes screen groups and words them by type). */
 export type ProposalType = 'collapse-duplicates' | 'supersede' | 'promote' | 'archive' | 'prune';
 export type ProposalStatus = 'pending' | 'applied' | 'dismissed';

@@ -12,6 +12,7 @@ import type {
   NoteRecord,
   ProposalRecord,
   SettingRecord,
+  StoredCommunitySummary,
   StoredThreadMap,
   TombstoneRecord,
   VectorRecord,
@@ -84,6 +85,15 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       jobs: 'id, type, status, [status+runAfter], [status+leaseUntil], dedupeKey, [type+status+updatedAt]',
     },
   },
+  {
+    // Issue 12: entity communities summarised by the LLM (core/graph/community-summary.ts), one row
+    // per community. Derived and device-local (rewritten from the vault whenever a model is loaded),
+    // not in the vault file; a restore or merge clears them (index.rebuild).
+    version: 7,
+    stores: {
+      communitySummaries: 'id, at',
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -107,6 +117,7 @@ export class VaultDb extends Dexie {
   settings!: Table<SettingRecord, string>;
   tombstones!: Table<TombstoneRecord, [string, string]>;
   intents!: Table<IntentRecord, string>;
+  communitySummaries!: Table<StoredCommunitySummary, string>;
   summaries!: Table<StoredSummary, string>;
   threadMaps!: Table<StoredThreadMap, string>;
   proposals!: Table<ProposalRecord, string>;

@@ -74,6 +74,11 @@ const CASES: MigrationCase[] = [
   { from: 3, seed: seedV3 },
   // Version 6 (issue 19) drops three message indexes and adds one to jobs: no row changes shape.
   { from: 6, seed: seedV3 },
+  // Version 7 (issue 12) adds the LLM's community summaries: a new table, no row changes shape.
+  {
+    from: 7,
+    seed: { ...seedV3, communitySummaries: [{ id: 'community:rachio', signature: 's1', text: 'Irrigation parts.', llmId: 'm', at: 6 }] },
+  },
 ];
 
 describe('schema migrations', () => {

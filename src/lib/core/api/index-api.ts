@@ -63,6 +63,18 @@ export function indexRebuildJob(): JobSpec {
   return { type: INDEX_JOBS.rebuild, payload: {}, priority: 5, maxAttempts: 10, dedupeKey: INDEX_JOBS.rebuild };
 }
 
+/**
+ * Summarise the vault's entity communities by the LLM (core/graph/community-summary.ts): run by the
+ * index worker's leader while a model is loaded, queued when one is handed over and when the
+ * structural index is rebuilt. Not index work (the index status does not count it): without it the
+ * extractive summaries serve.
+ */
+export const COMMUNITY_SUMMARY_JOB = 'summarize.communities';
+
+export function communitySummaryJob(): JobSpec {
+  return { type: COMMUNITY_SUMMARY_JOB, payload: {}, priority: 80, maxAttempts: 3, dedupeKey: COMMUNITY_SUMMARY_JOB };
+}
+
 export interface VectorIndexStatus {
   embedderId: string;
   kind: 'lexical' | 'neural';

@@ -105,8 +105,11 @@ export interface CandidateRecord {
    * it reaches. Set only when true; unlike `pinned`, a pin on one package does not set it.
    */
   notePinned?: boolean;
-  /** A structural unit's kind and the conversations it was drawn from; absent for notes and chunks. */
-  structure?: { kind: 'summary' | 'thread-map' | 'community'; sources: StructureSource[] };
+  /**
+   * A structural unit's kind and the conversations it was drawn from; absent for notes and chunks.
+   * `summarizedBy`: the model that wrote a community's summary (absent: extractive).
+   */
+  structure?: { kind: 'summary' | 'thread-map' | 'community'; sources: StructureSource[]; summarizedBy?: string };
 }
 
 export interface CandidateStore {

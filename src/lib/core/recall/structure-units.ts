@@ -3,7 +3,9 @@
  * each a retrievable record of its own that names its sources. They live in their own keyword index
  * (`StructureIndex`), apart from chunks and notes: a GLOBAL or HYBRID prompt searches it beside the
  * chunks, and what it finds is packed as a Structural item whose sources the person can open
- * (recall.ts, `withStructure`). Extractive throughout: no model writes these texts.
+ * (recall.ts, `withStructure`). The texts are the stored session summaries (the LLM's or extractive,
+ * extract/summary.ts), the sweep's thread maps, and for a community the LLM's summary when one is
+ * stored for its members (core/graph/community-summary.ts), else an extractive one drawn here.
  *
  * Text shape: one overview line, then the detail lines indented, so the budget's "cut a Structural
  * item to its first level" (first-level.ts) keeps the overview and drops the detail.
@@ -49,6 +51,7 @@ function structureRecord(
   sources: StructureSource[],
   messageIds: string[],
   date: number | null,
+  summarizedBy: string | null = null,
 ): CandidateRecord {
   return {
     id,
@@ -66,7 +69,7 @@ function structureRecord(
     headingPath: [],
     tokenCount: 0,
     pinned: false,
-    structure: { kind, sources },
+    structure: { kind, sources, ...(summarizedBy ? { summarizedBy } : {}) },
   };
 }
 
@@ -131,12 +134,15 @@ function quotedSentence(text: string, names: readonly string[]): string {
 /**
  * A community of entities as a unit: who and what is named together, in which conversations (those
  * of `conversations` it names: the visible ones), and the lines that name the most of them (from
- * `documents`, the community's best documents first).
+ * `documents`, the community's best documents first). With `summary` (the LLM's, written from these
+ * members and documents: core/graph/community-summary.ts) the overview line ends with it, so a
+ * package cut to overview lines keeps it.
  */
 export function communityUnit(
   community: EntityCommunity,
   documents: readonly CommunityDocument[],
   conversations: ReadonlyMap<string, SourceConversation>,
+  summary: { text: string; llmId: string } | null = null,
 ): CandidateRecord {
   const names = community.entities.map((e) => e.name);
   const keys = community.entities.map((e) => e.id);
@@ -150,7 +156,7 @@ export function communityUnit(
   const where = sources.length
     ? ` in ${sources.length} conversation${sources.length === 1 ? '' : 's'} (${titles.join('; ')}${sources.length > 3 ? '; …' : ''})`
     : '';
-  const head = `Named together: ${names.slice(0, NAMES_SHOWN).join(', ')}${more}${where}.`;
+  const head = `Named together: ${names.slice(0, NAMES_SHOWN).join(', ')}${more}${where}.${summary ? ` ${summary.text.replace(/\s+/gu, ' ').trim()}` : ''}`;
   const lines = quoted.map((d) => `  - ${quotedSentence(d.text, keys)} (${d.title ?? 'untitled'}, ${formatDate(d.date)})`);
   const dates = [...documents.map((d) => d.date), ...sources.map((c) => c.date)].filter((d): d is number => d !== null);
   return structureRecord(
@@ -161,6 +167,7 @@ export function communityUnit(
     sources,
     [...new Set(quoted.flatMap((d) => d.messageIds))],
     dates.length ? Math.max(...dates) : null,
+    summary?.llmId ?? null,
   );
 }
 

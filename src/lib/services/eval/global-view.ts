@@ -15,6 +15,9 @@
  * Conversation-level judgment suits these prompts: an overview is about a chat, not a turn.
  */
 import { z } from 'zod';
+import { communitySummaryJob } from '../../core/api/index-api';
+import type { Llm } from '../../core/api/llm';
+import { StageBreakers } from '../../core/breaker/circuit-breaker';
 import { parsePromptFile } from './prompt-file';
 import { vaultError, VaultFailure, type Result } from '../../core/errors';
 import type { LabelledConversation } from '../../core/extract/labelled-corpus';
@@ -28,6 +31,7 @@ import { runImport } from '../../store/importer';
 import { openVault, type Vault } from '../../store/vault';
 import { LIVE } from '../../store/views/conversation-insight';
 import { storeThreadMaps } from '../curation/thread-maps';
+import type { CommunitySummaryCounts } from '../index/community-summaries';
 import type { VectorSearchMode } from '../index/model-index';
 import { extractEveryConversation, withIndexedVault } from './eval-vault';
 
@@ -61,6 +65,12 @@ export interface GlobalReport {
   byKind: Record<string, { off: GlobalMetrics; on: GlobalMetrics }>;
   /** Ask by ask, whether the share of package items from the prompt's chat rose, fell or stayed with the structural items on. */
   perAsk: { better: number; worse: number; same: number };
+  /**
+   * With a model (`--llm-endpoint`): what it wrote of the view's units. Session summaries by the model
+   * or extractive (its answer failed or fell outside the bounds), and the community summaries' job
+   * (community-summaries.ts). Absent without a model.
+   */
+  model?: { id: string; sessionSummaries: { llm: number; extractive: number }; communitySummaries: CommunitySummaryCounts | null };
 }
 
 export interface GlobalRunOptions {
@@ -70,6 +80,11 @@ export interface GlobalRunOptions {
   /** Session focus for the "on" pass (default: the app's SESSION_FOCUS; false: off). */
   focus?: number | false;
   onProgress?: (what: string) => void;
+  /**
+   * A model, lent as the app lends its workers one: extraction (units and session summaries), the
+   * entity communities' summaries and recall's model stages use it, each falling back as in the app.
+   */
+  llm?: Llm | null;
 }
 
 const DAY = 86_400_000;
@@ -87,6 +102,7 @@ function parsedConversation(c: LabelledConversation, i: number): ParsedConversat
 export async function corpusVault(
   conversations: readonly LabelledConversation[],
   onProgress?: (what: string) => void,
+  llm: Llm | null = null,
 ): Promise<{ vault: Vault; idOf: Map<string, string> }> {
   const vault = await openVault(`eval-global-${globalThis.process?.pid ?? 0}-${Date.now()}`);
   try {
@@ -98,9 +114,13 @@ export async function corpusVault(
       throw new VaultFailure(vaultError('import/failed', `The corpus did not import cleanly (${report.status}).`));
     const rows = await vault.db.conversations.toArray();
     const idOf = new Map(rows.map((r) => [r.externalId, r.id]));
-    await extractEveryConversation(vault, (done, total) => {
-      if (done % 20 === 0) onProgress?.(`extracted ${done} of ${total} conversations`);
-    });
+    await extractEveryConversation(
+      vault,
+      (done, total) => {
+        if (done % 20 === 0) onProgress?.(`extracted ${done} of ${total} conversations`);
+      },
+      llm,
+    );
     const notes = await vault.db.notes.where('status').anyOf(LIVE).toArray();
     await storeThreadMaps(vault, notes, BASE + conversations.length * DAY);
     return { vault, idOf };
@@ -150,56 +170,81 @@ export async function runGlobalEval(
     throw new VaultFailure(
       vaultError('input/invalid', `A prompt names the conversation "${unknown.conversation}", which the corpus does not hold.`),
     );
-  const { vault, idOf } = await corpusVault(conversations, options.onProgress);
-  return withIndexedVault(vault, options.vectors ?? 'hnsw', async (index) => {
-    const recaller = index.recaller();
-    const modes: GlobalReport['modes'] = {};
-    const passes: Record<'off' | 'on', Ask[]> = { off: [], on: [] };
-    for (const pass of ['off', 'on'] as const) {
-      for (const p of prompts) {
-        const target = idOf.get(p.conversation)!;
-        const stages =
-          pass === 'off'
-            ? { structure: false as const, focus: false as const }
-            : { structure: options.structure ?? {}, ...(options.focus !== undefined ? { focus: options.focus } : {}) };
-        const answer = await recaller.answer({ prompt: p.prompt }, { writeBack: false, ...stages });
-        if (!answer.ok) throw new VaultFailure(answer.error);
-        const { result, package: pkg } = answer.value;
-        const mode = result.intentClass?.mode;
-        if (pass === 'on' && mode) modes[mode] = (modes[mode] ?? 0) + 1;
-        const byId = new Map(result.items.map((i) => [i.record.id, i.record]));
-        const packed = pkg.entries.flatMap((e) => byId.get(e.ref) ?? []);
-        const structural = packed.filter((r) => r.kind === 'structure');
-        passes[pass].push({
-          kind: p.kind,
-          refused: result.holdsNothing !== null,
-          items: packed.length,
-          onTarget: packed.filter((r) => fromTarget(r, target)).length,
-          tokens: pkg.entries.length ? pkg.tokens : 0,
-          structural: structural.length,
-          structuralOnTarget: structural.filter((r) => fromTarget(r, target)).length,
-        });
+  const llm = options.llm ?? null;
+  const { vault, idOf } = await corpusVault(conversations, options.onProgress, llm);
+  return withIndexedVault(
+    vault,
+    options.vectors ?? 'hnsw',
+    async (index) => {
+      // As the app's index worker does while a model is loaded: the communities summarised before the
+      // first GLOBAL recall builds the structural index.
+      let communitySummaries: CommunitySummaryCounts | null = null;
+      if (llm) {
+        const job = await vault.jobs.enqueue(communitySummaryJob(), Date.now());
+        await index.runJobs();
+        communitySummaries = ((await vault.jobs.get(job.id))?.result ?? null) as CommunitySummaryCounts | null;
+        options.onProgress?.(`the model summarised ${communitySummaries?.written ?? 0} entity communities`);
       }
-      options.onProgress?.(`asked ${prompts.length} prompts with the GLOBAL view's stages ${pass}`);
-    }
-    const kinds = [...new Set(prompts.map((p) => p.kind))].sort();
-    const share = (a: Ask) => (a.items ? a.onTarget / a.items : 0);
-    const perAsk = { better: 0, worse: 0, same: 0 };
-    passes.on.forEach((on, i) => {
-      const d = share(on) - share(passes.off[i]!);
-      perAsk[Math.abs(d) < 1e-9 ? 'same' : d > 0 ? 'better' : 'worse']++;
-    });
-    return {
-      conversations: conversations.length,
-      prompts: prompts.length,
-      modes,
-      units: (await index.service.structure.index()).counts(),
-      off: metrics(passes.off),
-      on: metrics(passes.on),
-      byKind: Object.fromEntries(
-        kinds.map((k) => [k, { off: metrics(passes.off.filter((a) => a.kind === k)), on: metrics(passes.on.filter((a) => a.kind === k)) }]),
-      ),
-      perAsk,
-    };
-  });
+      const recaller = index.recaller(llm ? { llm: () => llm, breakers: new StageBreakers({ now: () => Date.now() }) } : {});
+      const modes: GlobalReport['modes'] = {};
+      const passes: Record<'off' | 'on', Ask[]> = { off: [], on: [] };
+      for (const pass of ['off', 'on'] as const) {
+        for (const p of prompts) {
+          const target = idOf.get(p.conversation)!;
+          const stages =
+            pass === 'off'
+              ? { structure: false as const, focus: false as const }
+              : { structure: options.structure ?? {}, ...(options.focus !== undefined ? { focus: options.focus } : {}) };
+          const answer = await recaller.answer({ prompt: p.prompt }, { writeBack: false, ...stages });
+          if (!answer.ok) throw new VaultFailure(answer.error);
+          const { result, package: pkg } = answer.value;
+          const mode = result.intentClass?.mode;
+          if (pass === 'on' && mode) modes[mode] = (modes[mode] ?? 0) + 1;
+          const byId = new Map(result.items.map((i) => [i.record.id, i.record]));
+          const packed = pkg.entries.flatMap((e) => byId.get(e.ref) ?? []);
+          const structural = packed.filter((r) => r.kind === 'structure');
+          passes[pass].push({
+            kind: p.kind,
+            refused: result.holdsNothing !== null,
+            items: packed.length,
+            onTarget: packed.filter((r) => fromTarget(r, target)).length,
+            tokens: pkg.entries.length ? pkg.tokens : 0,
+            structural: structural.length,
+            structuralOnTarget: structural.filter((r) => fromTarget(r, target)).length,
+          });
+        }
+        options.onProgress?.(`asked ${prompts.length} prompts with the GLOBAL view's stages ${pass}`);
+      }
+      const kinds = [...new Set(prompts.map((p) => p.kind))].sort();
+      const share = (a: Ask) => (a.items ? a.onTarget / a.items : 0);
+      const perAsk = { better: 0, worse: 0, same: 0 };
+      passes.on.forEach((on, i) => {
+        const d = share(on) - share(passes.off[i]!);
+        perAsk[Math.abs(d) < 1e-9 ? 'same' : d > 0 ? 'better' : 'worse']++;
+      });
+      return {
+        conversations: conversations.length,
+        prompts: prompts.length,
+        modes,
+        units: (await index.service.structure.index()).counts(),
+        off: metrics(passes.off),
+        on: metrics(passes.on),
+        byKind: Object.fromEntries(
+          kinds.map((k) => [
+            k,
+            { off: metrics(passes.off.filter((a) => a.kind === k)), on: metrics(passes.on.filter((a) => a.kind === k)) },
+          ]),
+        ),
+        perAsk,
+        ...(llm ? { model: { id: llm.id, sessionSummaries: await summaryMethods(vault), communitySummaries } } : {}),
+      };
+    },
+    llm,
+  );
+}
+
+async function summaryMethods(vault: Vault): Promise<{ llm: number; extractive: number }> {
+  const rows = await vault.db.summaries.toArray();
+  const llm = rows.filter((r) => r.method === 'llm').length;
+  return { llm, extractive: rows.length - llm };
 }

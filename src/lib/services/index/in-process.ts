@@ -2,10 +2,12 @@
  * The index service run to completion in this process, over a vault that is already filled: the
  * CLI (`index`, `recall`, `eval locomo`), the agent tools and the tests. It queues a rebuild of the
  * whole vault (or takes the jobs an import queued) and runs the index jobs until none is left,
- * with the same handlers, the same unit recipe and the same saved state as the app's index worker.
+ * with the same handlers, the same unit recipe and the same saved state as the app's index worker
+ * (and, given a model, its community summaries).
  */
 import type { EmbedderChoice } from '../../core/api/embedder';
-import { indexRebuildJob } from '../../core/api/index-api';
+import { COMMUNITY_SUMMARY_JOB, indexRebuildJob } from '../../core/api/index-api';
+import type { Llm } from '../../core/api/llm';
 import { fail } from '../../core/errors';
 import { staticModelLibrary } from '../../models/model-library';
 import { JobRunner, type JobHandler } from '../../store/job-runner';
@@ -13,6 +15,8 @@ import type { Vault } from '../../store/vault';
 import { openIndexCache, type HnswParams } from '../../store/vector-index-manifest';
 import type { VectorStructure } from '../../store/vector-points';
 import { RecallService, type RecallServiceOptions } from '../recall/recall-service';
+import { readCandidates } from './candidates';
+import { communitySummaryHandler } from './community-summaries';
 import { inProcessEmbedderHost } from './in-process-host';
 import { IndexService } from './index-service';
 import type { VectorSearchMode } from './model-index';
@@ -44,6 +48,11 @@ export interface InProcessOptions {
   saveEveryMs?: number;
   /** Documents per embedding batch (default the app's: index-parts.ts). */
   batch?: { lexical: number; neural: number };
+  /**
+   * A model, as the page lends the app's index worker one: the runner then also runs the
+   * `summarize.communities` job (community-summaries.ts) when it is queued.
+   */
+  llm?: Llm | null;
 }
 
 export interface InProcessIndex {
@@ -92,7 +101,21 @@ export async function openInProcessIndex(vault: Vault, options: InProcessOptions
   });
   await service.start();
   if (options.rebuild !== false) await vault.jobs.enqueue(indexRebuildJob(), Date.now());
-  const runner = new JobRunner({ jobs: vault.jobs, workerId: 'in-process', handlers: timed(service.handlers(), options.seconds) });
+  const llm = options.llm ?? null;
+  const handlers = {
+    ...service.handlers(),
+    ...(llm
+      ? {
+          [COMMUNITY_SUMMARY_JOB]: communitySummaryHandler({
+            parts: service.parts,
+            read: (ids) => readCandidates(vault, ids),
+            llm: () => llm,
+            onWritten: () => service.structure.recheck(),
+          }),
+        }
+      : {}),
+  };
+  const runner = new JobRunner({ jobs: vault.jobs, workerId: 'in-process', handlers: timed(handlers, options.seconds) });
   return {
     service,
     recaller: (recallOptions) => new RecallService(service.recallSources(), vault, recallOptions),

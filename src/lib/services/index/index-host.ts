@@ -9,7 +9,16 @@ import type { EmbedderChoice } from '../../core/api/embedder';
 import type { RerankerChoice } from '../../core/api/reranker';
 import { StageBreakers } from '../../core/breaker/circuit-breaker';
 import { EXTRACT_JOB } from '../../core/api/extract-api';
-import { INDEX_JOBS, indexRebuildJob, type IndexApi, type IndexReady, type IndexStatus, type IndexWork } from '../../core/api/index-api';
+import {
+  COMMUNITY_SUMMARY_JOB,
+  communitySummaryJob,
+  INDEX_JOBS,
+  indexRebuildJob,
+  type IndexApi,
+  type IndexReady,
+  type IndexStatus,
+  type IndexWork,
+} from '../../core/api/index-api';
 import type { Llm } from '../../core/api/llm';
 import type { LlmInfo } from '../../core/api/llm-port';
 import { err, toVaultError, vaultError, type Result } from '../../core/errors';
@@ -26,6 +35,8 @@ import { holdLock, workerAlive, workerLockName } from '../locks';
 import { RecallService } from '../recall/recall-service';
 import { RerankerSlot } from '../recall/reranker-slot';
 import { Rerankers } from '../recall/rerankers';
+import { readCandidates } from './candidates';
+import { communitySummaryHandler } from './community-summaries';
 import type { EmbedderHost } from './embedder-host';
 import { IndexService } from './index-service';
 import { LeaderRole } from './leader-role';
@@ -113,11 +124,21 @@ export class IndexHost implements IndexApi {
       handlers: {
         ...leader.handlers(),
         [EXTRACT_JOB]: extractHandler({ vault, neighbours: indexNeighbours(leader), llm: () => this.#llm, breakers: this.#breakers }),
+        [COMMUNITY_SUMMARY_JOB]: communitySummaryHandler({
+          parts: leader.parts,
+          read: (ids) => readCandidates(vault, ids),
+          llm: () => this.#llm,
+          breakers: this.#breakers,
+          onWritten: () => leader.structure.recheck(),
+        }),
       },
       holderAlive: workerAlive(this.platform.locks, this.platform.vaultDbName),
       onChange: () => this.#notifySoon(),
     });
     leader.onQueued = () => this.#runner?.kick();
+    // While a model is loaded, each rebuild of the structural index (the graph changed) queues the
+    // model's summaries of the communities whose members or documents changed.
+    leader.structure.onBuilt = () => void this.#queueCommunitySummaries();
     if (await vault.settings.get('index.paused')) this.#runner.pause();
     this.#runner.start();
     // A new extractor version re-extracts the conversations of never-reviewed older candidates (reextract.ts).
@@ -366,7 +387,17 @@ export class IndexHost implements IndexApi {
     this.#llm = info && port ? new RemoteLlm(info, this.platform.lentModel(port)) : null;
     // Another model (or none): what the breakers learned about the last one no longer holds.
     for (const stage of ['fit-gate', 'decompose', 'intent', 'extraction', 'summaries', 'hints'] as const) this.#breakers.get(stage).reset();
+    await this.#queueCommunitySummaries();
     this.#notifySoon();
+  }
+
+  /** Queues the model's community summaries (one pending job at most), when this worker leads and a model is loaded. */
+  async #queueCommunitySummaries(): Promise<void> {
+    // Only the leader runs jobs and holds the graph the job reads.
+    const leader = this.#runner ? this.#service : null;
+    if (!leader || !this.#llm) return;
+    await leader.parts.vault.jobs.enqueue(communitySummaryJob(), this.#now()).catch(() => undefined);
+    this.#runner?.kick();
   }
 }
 

@@ -4,10 +4,12 @@
  * - index.embed: embed every document lacking a current vector (serving, then target embedder),
  *   batch by batch with a checkpoint after each, then save, promote a finished switch, check health;
  * - index.rebuild: re-chunk the whole vault (after a vault file was restored or merged), drop what
- *   no longer exists, reload the indexes from the tables and queue embedding.
+ *   no longer exists, reload the indexes from the tables, clear the LLM's community summaries (written
+ *   from the vault as it was) and queue embedding.
  * Every handler can be stopped between batches and resumed from its checkpoint.
  */
 import { INDEX_JOBS, indexEmbedJob, type IndexRebuildPayload, type IndexUpdatePayload } from '../../core/api/index-api';
+import { CommunitySummariesRepo } from '../../store/community-summaries-repo';
 import type { JobContext, JobHandler } from '../../store/job-runner';
 import { withStoreTimeout } from '../../store/transaction';
 import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck, textsFor } from './embedding';
@@ -163,6 +165,8 @@ export function rebuildHandler(parts: IndexParts): JobHandler {
     // The restore or merge rewrote the chunks table under the saved documents: read it, not them.
     await parts.lock.run(() => loadState(parts, { fromTables: true }));
     await persist(parts);
+    // The LLM's community summaries were written from the vault as it was: rewritten from this one.
+    await new CommunitySummariesRepo(parts.vault.db).clear();
     await queueEmbedding(parts);
     return { conversations: done };
   };

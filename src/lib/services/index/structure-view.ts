@@ -1,14 +1,16 @@
 /**
  * The GLOBAL view's index (issue 12): the vault's session summaries (table `summaries`, written by
  * the extraction job), thread maps (table `threadMaps`, written by the sweep) and the entity
- * communities of the index's graph (core/graph/communities.ts), as structural units in a keyword
- * index of their own (core/recall/structure-units.ts). Built on the first GLOBAL or HYBRID recall;
+ * communities of the index's graph (core/graph/communities.ts; with the LLM's summary of a community
+ * where one is stored for its current members, table `communitySummaries`), as structural units in a
+ * keyword index of their own (core/recall/structure-units.ts). Built on the first GLOBAL or HYBRID recall;
  * when the tables or the graph have changed since, a recall is served from the index as it was while
  * a fresh one is built in the background (at most one build a minute), so no prompt waits on a
  * rebuild but the first.
  * Nothing is persisted: everything it reads is stored, and a build reads it again.
  */
 import { entityCommunities } from '../../core/graph/communities';
+import { communitySignature } from '../../core/graph/community-summary';
 import type { CandidateRecord } from '../../core/recall/ports';
 import {
   COMMUNITY_QUOTES,
@@ -19,6 +21,7 @@ import {
   type SourceConversation,
 } from '../../core/recall/structure-units';
 import { yieldToEventLoop } from '../../core/jobs/yield';
+import { CommunitySummariesRepo } from '../../store/community-summaries-repo';
 import { withStoreTimeout } from '../../store/transaction';
 import type { IndexParts } from './index-parts';
 
@@ -41,6 +44,11 @@ export class StructureView {
   private building: Promise<StructureIndex> | null = null;
   /** Bumped whenever a document of the index changes (the graph changes with the documents). */
   private documentsVersion = 0;
+  /**
+   * Told after each build (the index worker's leader queues the LLM's community summaries from it,
+   * while a model is loaded).
+   */
+  onBuilt: (() => void) | null = null;
 
   constructor(
     private readonly parts: IndexParts,
@@ -71,6 +79,14 @@ export class StructureView {
     await this.building?.catch(() => undefined);
   }
 
+  /**
+   * The next recall looks at whether the sources changed, even within a minute of the last look (the
+   * model's community summaries were just written: they show from the next build on).
+   */
+  recheck(): void {
+    if (this.built) this.built.checkedAt = Number.NEGATIVE_INFINITY;
+  }
+
   /** The structural units with these ids in the index as last built (pins name them across recalls). */
   get(ids: readonly string[]): CandidateRecord[] {
     return ids.flatMap((id) => this.built?.index.get(id) ?? []);
@@ -81,6 +97,7 @@ export class StructureView {
     this.building = this.build()
       .then((index) => {
         this.built = { signature, index, checkedAt: this.now() };
+        this.onBuilt?.();
         return index;
       })
       .finally(() => {
@@ -93,18 +110,26 @@ export class StructureView {
 
   private async signature(): Promise<string> {
     const db = this.parts.vault.db;
-    const [summaries, lastSummary, maps, lastMap] = await withStoreTimeout(
-      Promise.all([db.summaries.count(), db.summaries.orderBy('at').last(), db.threadMaps.count(), db.threadMaps.orderBy('at').last()]),
+    const [summaries, lastSummary, maps, lastMap, communities] = await withStoreTimeout(
+      Promise.all([
+        db.summaries.count(),
+        db.summaries.orderBy('at').last(),
+        db.threadMaps.count(),
+        db.threadMaps.orderBy('at').last(),
+        new CommunitySummariesRepo(db).stamp(),
+      ]),
       { label: 'reading what the structural index was built from' },
     );
-    return [summaries, lastSummary?.at ?? 0, maps, lastMap?.at ?? 0, this.documentsVersion].join('/');
+    return [summaries, lastSummary?.at ?? 0, maps, lastMap?.at ?? 0, communities, this.documentsVersion].join('/');
   }
 
   private async build(): Promise<StructureIndex> {
     const db = this.parts.vault.db;
-    const [summaries, maps] = await withStoreTimeout(Promise.all([db.summaries.toArray(), db.threadMaps.toArray()]), {
-      label: 'reading summaries and thread maps',
-    });
+    const [summaries, maps, written] = await withStoreTimeout(
+      Promise.all([db.summaries.toArray(), db.threadMaps.toArray(), new CommunitySummariesRepo(db).all()]),
+      { label: 'reading summaries and thread maps' },
+    );
+    const byModel = new Map(written.map((row) => [row.id, row]));
     const communities = entityCommunities(this.parts.graph);
     const wanted = [
       ...new Set([
@@ -133,7 +158,10 @@ export class StructureView {
           : [];
       });
       // A community whose documents are all gone (deleted, archived) has nothing to say.
-      if (docs.length > 0) records.push(communityUnit(community, docs, visible));
+      // The model's summary serves while it was written from these members and documents.
+      const stored = byModel.get(community.id);
+      const summary = stored && stored.signature === communitySignature(community) ? { text: stored.text, llmId: stored.llmId } : null;
+      if (docs.length > 0) records.push(communityUnit(community, docs, visible, summary));
     });
     // Indexed in slices, yielding between them: a vault of thousands of summaries must not hold the
     // worker's searches up while its structural index is rebuilt in the background.
