@@ -9,6 +9,7 @@ import { EVAL_LABELLED_USAGE, runEvalLabelled } from './eval-labelled';
 import { EVAL_GLOBAL_USAGE, runEvalGlobal } from '../recall/eval-global-command';
 import { EVAL_QUESTIONS_USAGE, runEvalQuestions } from '../recall/eval-questions-command';
 import { EVAL_OFFTOPIC_USAGE, runEvalOfftopic } from '../recall/eval-offtopic-command';
+import { EVAL_SMALL_USAGE, runEvalSmall } from '../recall/eval-small-command';
 import { EVAL_SAFETY_USAGE, runEvalInjection, runEvalSecrets } from './eval-safety';
 import { optionValues } from './import';
 
@@ -16,14 +17,15 @@ import { optionValues } from './import';
 export const evalCommand: Command = {
   name: 'eval',
   summary:
-    'Evaluate extraction (LoCoMo coverage or the labelled corpus) or recall quality, off-topic refusal, big-picture prompts (the GLOBAL view), questions about one settled thing (hints), or secret redaction and injection flags on their corpora.',
-  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LABELLED_USAGE} | ${EVAL_LOCOMO_USAGE} | ${EVAL_OFFTOPIC_USAGE} | ${EVAL_GLOBAL_USAGE} | ${EVAL_QUESTIONS_USAGE} | ${EVAL_SAFETY_USAGE}`,
+    'Evaluate extraction (LoCoMo coverage or the labelled corpus) or recall quality, off-topic refusal, big-picture prompts (the GLOBAL view), questions about one settled thing (hints), refusals in vaults of one or a few chats, or secret redaction and injection flags on their corpora.',
+  usage: `eval extraction <locomo.json> [--json] | ${EVAL_LABELLED_USAGE} | ${EVAL_LOCOMO_USAGE} | ${EVAL_OFFTOPIC_USAGE} | ${EVAL_GLOBAL_USAGE} | ${EVAL_QUESTIONS_USAGE} | ${EVAL_SMALL_USAGE} | ${EVAL_SAFETY_USAGE}`,
   async run(argv) {
     const [what, corpus] = argv.filter((a) => !a.startsWith('--'));
     if (what === 'locomo') return runEvalLocomo(argv);
     if (what === 'offtopic') return runEvalOfftopic(argv);
     if (what === 'global') return runEvalGlobal(argv);
     if (what === 'questions') return runEvalQuestions(argv);
+    if (what === 'small') return runEvalSmall(argv);
     if (what === 'secrets') return runEvalSecrets(corpus);
     if (what === 'injection') return runEvalInjection(corpus);
     if (what !== 'extraction') throw new UsageError(what ? `Unknown evaluation "${what}".` : 'Name what to evaluate.');

@@ -12,6 +12,10 @@ describe('text features', () => {
     expect(unframe('Can you tell me about sourdough hydration again?')).toBe('sourdough hydration');
     expect(unframe('Why?')).toBe('Why');
     expect(unframe('What did I decide about?')).toBe('What did I decide about?');
+    // Contracted frames, as the index folds them ("what's" is the term "what"), are frames too.
+    expect(unframe("What's the weather in Paris?")).toBe('weather in Paris');
+    expect(unframe('How’s the sourdough starter doing?')).toBe('sourdough starter doing');
+    expect(unframe("What's")).toBe("What's");
   });
 
   it('finds key phrases between stop words and named terms', () => {

@@ -43,6 +43,8 @@ const FRAMES: readonly RegExp[] = [
   /^what (?:did|do|have) (?:i|we) (?:decide|decided|say|said|think|thought|conclude|concluded|learn|learned|write|wrote|note|noted|discuss|discussed|know|plan|planned|agree|agreed)\s*(?:about|on|regarding|for|with|concerning)?\s*/iu,
   /^what (?:was|were|is|are) (?:my|our) (?:decision|thoughts?|notes?|conclusions?|plans?|ideas?)\s*(?:about|on|regarding|for)?\s*/iu,
   /^(?:what|which) (?:was|were|is|are|do|does|did)\s+/iu,
+  // The same frames contracted ("What's the weather in Paris?"): the index folds "what's" to the term "what".
+  /^(?:what|who|where|when|how)['’]s\s+/iu,
   /^(?:how|why|when|where|who) (?:do|does|did|can|could|should|would|is|are|was|were)\s+(?:i|we)\s+(?=\S)/iu,
   /^(?:how|why|when|where|who) (?:do|does|did|can|could|should|would|is|are|was|were)\s+/iu,
   /^(?:i (?:want|need|would like) to (?:know|understand|find|see)|i'm (?:looking for|trying to (?:find|understand)))\s*(?:about|out|more about|what|how)?\s*/iu,
