@@ -134,6 +134,15 @@ export interface HintSearcher {
   search(query: string, k: number): Promise<{ id: string; score: number; terms: readonly string[] }[]>;
 }
 
+/**
+ * What a prompt with no subject lists (prompt-scope.ts): the vault's notes of some categories, kept and
+ * provisional, or the conversations' session summaries (structural units), newest first.
+ */
+export interface ScopedSource {
+  notes(categories: readonly string[], limit: number): Promise<CandidateRecord[]>;
+  sessions(limit: number): Promise<CandidateRecord[]>;
+}
+
 /** The GLOBAL view's units in their own keyword index (structure-units.ts), as recall reads them. */
 export interface StructureSearcher {
   /** The best `k` structural units for the prompt, with their index terms (for the coverage judgment). */

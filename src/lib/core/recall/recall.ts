@@ -9,7 +9,8 @@ import { err, ok, toVaultError, vaultError, type Result } from '../errors';
 import type { AttentionOptions } from './attention-gate';
 import { DEFAULT_CORE_COUNT } from './budget';
 import { dampen, DEFAULT_DAMPENING, type DampeningOptions } from './dampening';
-import type { GraphSearcher, StructureSearcher } from './ports';
+import type { CandidateRecord, GraphSearcher, ScopedSource, StructureSearcher } from './ports';
+import { promptScope, type PromptScope } from './prompt-scope';
 import { decompose } from './decompose';
 import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH, type FunnelOptions } from './funnel';
 import { deriveIntent } from './intent';
@@ -41,7 +42,8 @@ import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check
 import { DEFAULT_RELEVANCE, termCoverage, type RelevanceOptions, type TermCoverage } from './term-coverage';
 import { unframe } from './text-features';
 import type { TokenCounter } from '../text/token-count';
-import type { Candidate, HintTrace, RecallResult } from './types';
+import type { Candidate, GateStatus, HintTrace, RecallResult } from './types';
+import type { RerankStatus } from './rerank';
 
 export interface RecallDeps extends RetrieveDeps {
   /** The LLM for decomposition, intent and the fit-gate; null or absent: every stage falls back. */
@@ -64,6 +66,8 @@ export interface RecallDeps extends RetrieveDeps {
   intentHistory?: () => Promise<IntentSample[]>;
   /** The GLOBAL view's units (summaries, thread maps, communities); absent: GLOBAL prompts read chunks and notes only. */
   structure?: StructureSearcher | null;
+  /** What a prompt with no subject lists (prompt-scope.ts); absent: such a prompt is recalled like any other. */
+  scoped?: ScopedSource | null;
 }
 
 export interface RecallInput {
@@ -112,6 +116,8 @@ export interface RecallOptions {
   focus?: number | false;
   /** The GLOBAL view's structural items (structure-stage.ts): false adds none; values override the defaults. */
   structure?: Partial<StructureOptions> | false;
+  /** false: a prompt with no subject ("What did I decide?") is recalled like any other, not listed. */
+  scope?: boolean;
   /** Intent routing (intent-class.ts): false classifies nothing and keeps the default weights. */
   intentRouting?: boolean;
   /** Ask the LLM for variants / intent (when one is given). Default true. */
@@ -267,6 +273,62 @@ function withCoverage(candidates: readonly Candidate[], judgment: TermCoverage |
   });
 }
 
+/** Memories listed for a prompt with no subject, at most this many (the budget cuts the package). */
+export const SCOPED_LIMIT = 40;
+
+const NOT_JUDGED = 'the prompt names no subject: its memories are listed, newest first, not judged';
+
+/**
+ * A prompt with no subject (prompt-scope.ts) is answered by listing: the notes of its categories or
+ * the conversations' session summaries, newest first, scored for provenance and recency like any item
+ * but kept in that order. Nothing is refused for lack of a subject; an empty list says what the vault
+ * does not hold yet.
+ */
+async function scopedRecall(
+  scope: PromptScope,
+  source: ScopedSource,
+  now: number,
+  options: RecallOptions,
+  maxWidth: number,
+): Promise<Omit<RecallResult, 'prompt' | 'intent' | 'decomposition' | 'funnel' | 'intentClass' | 'accessWrites' | 'stages' | 'timings'>> {
+  const limit = Math.max(maxWidth, SCOPED_LIMIT);
+  const records: CandidateRecord[] = scope.kind === 'notes' ? await source.notes(scope.categories, limit) : await source.sessions(limit);
+  const candidates: Candidate[] = records.map((record) => ({
+    record,
+    signals: { bm25Rank: null, bm25Score: null, vectorRank: null, vectorSimilarity: null, rrf: 0, variants: [] },
+  }));
+  const items = scoreAll(candidates, now, { recency: options.recency !== false });
+  const gate: GateStatus = { ran: false, reason: 'disabled', message: NOT_JUDGED };
+  const rerank: RerankStatus = { ran: false, reason: 'disabled', message: NOT_JUDGED };
+  const what = scope.kind === 'notes' ? scope.label.replace(/^your /u, '') : 'session summaries';
+  return {
+    items,
+    dropped: [],
+    gate,
+    rerank,
+    floor: null,
+    tokenCap: null,
+    holdsNothing:
+      items.length > 0
+        ? null
+        : {
+            emptyAt: 'retrieval',
+            message:
+              scope.kind === 'notes'
+                ? `The vault holds no ${what} yet: extraction files them in the Inbox as conversations are imported, and none was found.`
+                : 'The vault holds no session summaries yet: extraction writes one per conversation after an import.',
+            closestMisses: [],
+          },
+    relevance: null,
+    subject: null,
+    focus: null,
+    structure: null,
+    hints: null,
+    dampening: null,
+    scope: { kind: scope.kind, label: scope.label, categories: scope.kind === 'notes' ? [...scope.categories] : [], listed: items.length },
+  };
+}
+
 export async function recall(input: RecallInput, deps: RecallDeps, options: RecallOptions = {}): Promise<Result<RecallResult>> {
   const prompt = input.prompt.trim();
   if (prompt.length === 0) return err(vaultError('input/invalid', 'Type what you want to recall.'));
@@ -291,6 +353,22 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     ]);
     const t1 = clock();
     if (signal?.aborted) return err(cancelled());
+    const scope = funnel.enabled && options.scope !== false && deps.scoped ? promptScope(prompt) : null;
+    if (scope && deps.scoped) {
+      const listed = await scopedRecall(scope, deps.scoped, deps.now, options, funnel.maxWidth);
+      if (signal?.aborted) return err(cancelled());
+      return ok({
+        prompt,
+        intent,
+        decomposition,
+        funnel: true,
+        ...listed,
+        intentClass,
+        accessWrites: accessWrites(listed.items, deps.now),
+        stages: stages.result({ intent: intent.fallbackReason, decompose: decomposition.fallbackReason, 'fit-gate': null, rerank: null }),
+        timings: { decomposeMs: t1 - t0, retrieveMs: clock() - t1, gateMs: 0, rerankMs: 0, totalMs: clock() - t0 },
+      });
+    }
     const walked = await graphList(prompt, deps, options, intentClass, funnel.maxWidth);
     // The plain fused ranking (funnel off) stays the searchers' own: no hints.
     const hintWeight = !funnel.enabled || !deps.hints || !options.hints ? 0 : options.hints === true ? HINT_WEIGHT : options.hints;

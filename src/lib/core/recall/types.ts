@@ -161,6 +161,14 @@ export interface RecallTimings {
   totalMs: number;
 }
 
+export interface ScopeTrace {
+  kind: 'notes' | 'sessions';
+  /** "your decisions", "your conversations". */
+  label: string;
+  categories: string[];
+  listed: number;
+}
+
 export interface RecallResult {
   prompt: string;
   intent: IntentStatement;
@@ -191,6 +199,11 @@ export interface RecallResult {
   structure?: StructureTrace | null;
   /** What the hints did (hints.ts); null when they were not searched. */
   hints?: HintTrace | null;
+  /**
+   * Set when the prompt named no subject (prompt-scope.ts) and its items are a list, newest first:
+   * what was listed and how many; absent or null for every other prompt.
+   */
+  scope?: ScopeTrace | null;
   accessWrites: AccessWrite[];
   /** What each model stage did in this recall (called, failed, bypassed, skipped) and its breaker. */
   stages: StageTraces;

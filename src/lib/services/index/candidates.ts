@@ -9,6 +9,7 @@ import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord } from 
 import { countTokens, loadTokenCounter } from '../../core/text/token-count';
 import { withStoreTimeout } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
+import { isHeld } from '../../core/curate/held';
 import { isIndexedNote, isIndexedResource } from './documents';
 
 async function byId<T extends { id: string }>(
@@ -104,6 +105,41 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
       const conversation = note.conversationId ? conversations.get(note.conversationId) : undefined;
       out.push(fromNote(note, conversation?.state === 'visible' ? conversation : undefined));
     }
+  }
+  return out;
+}
+
+/**
+ * A prompt with no subject's list (core/recall/prompt-scope.ts): the notes of `categories` a person
+ * would see (kept, and the Inbox's provisional candidates at chat weight, not held for review, not
+ * resources or web pages, of a visible conversation or none), newest first, at most `limit`.
+ */
+export async function scopedNotes(vault: Vault, categories: readonly string[], limit: number): Promise<CandidateRecord[]> {
+  await loadTokenCounter();
+  const { db } = vault;
+  const rows = await withStoreTimeout(
+    db.notes
+      .where('category')
+      .anyOf([...categories])
+      .toArray(),
+    { label: 'reading notes by category' },
+  );
+  const live = rows
+    .filter((n) => (n.status === 'kept' || n.status === 'provisional') && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n))
+    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+  const conversations = await byId<ConversationRecord>(
+    (list) => db.conversations.bulkGet(list),
+    live.flatMap((n) => (n.conversationId ? [n.conversationId] : [])),
+  );
+  const out: CandidateRecord[] = [];
+  for (const note of live) {
+    if (out.length >= limit) break;
+    const conversation = note.conversationId ? conversations.get(note.conversationId) : undefined;
+    if (note.conversationId && conversation?.state !== 'visible') continue;
+    const record = fromNote(note, conversation);
+    // An Inbox candidate nobody has reviewed is the chat's claim, not the person's: chat weight, as
+    // its conversation's chunks are retrieved at.
+    out.push(note.status === 'provisional' ? { ...record, tier: 'chat' } : record);
   }
   return out;
 }

@@ -20,7 +20,7 @@ import type { JobHandler } from '../../store/job-runner';
 import type { RecallSources } from '../recall/recall-sources';
 import { linkEntities } from '../../core/graph/entity-linker';
 import type { ConversationSearchRequest, ConversationSearchResult } from '../../core/api/conversation-search';
-import { readCandidates } from './candidates';
+import { readCandidates, scopedNotes } from './candidates';
 import { searchConversations } from './conversation-search';
 import type { LoadedEmbedder } from './embedder-host';
 import { embedPlan, persist, promoteIfComplete, runHealthCheck } from './embedding';
@@ -30,7 +30,7 @@ import { embedderLabel, loadState, openModel } from './load';
 import type { VectorSearchMode } from './model-index';
 import { indexStatus } from './status';
 import { LEXICAL } from './vector-indexes';
-import { STRUCTURE_ID, StructureView } from './structure-view';
+import { newestSessionUnits, STRUCTURE_ID, StructureView } from './structure-view';
 import { HintView } from './hint-view';
 
 export interface IndexServiceDeps extends IndexDeps {
@@ -168,6 +168,10 @@ export class IndexService {
         search: async (prompt, k) => (await this.structure.index()).search(prompt, k),
       },
       hints: { search: async (query, k) => this.hints.search(query, k) },
+      scoped: {
+        notes: (categories, limit) => scopedNotes(this.parts.vault, categories, limit),
+        sessions: (limit) => newestSessionUnits(this.parts.vault.db, limit),
+      },
       queryEmbedder: async () => {
         const embedder = await this.servingEmbedder();
         return { id: embedder.id, kind: embedder.kind, embed: (texts, options) => embedder.embedQueries(texts, options) };

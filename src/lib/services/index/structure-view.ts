@@ -23,6 +23,7 @@ import {
 import { yieldToEventLoop } from '../../core/jobs/yield';
 import { CommunitySummariesRepo } from '../../store/community-summaries-repo';
 import { withStoreTimeout } from '../../store/transaction';
+import type { VaultDb } from '../../store/schema';
 import type { IndexParts } from './index-parts';
 
 /** Units indexed between two yields to the event loop. */
@@ -172,4 +173,33 @@ export class StructureView {
     }
     return index;
   }
+}
+
+/**
+ * The session summaries written last (table `summaries` by `at`: the conversations extracted last,
+ * which after an import are the ones it brought), of visible conversations, at most `limit`, the page
+ * ordered by the conversation's date, newest first (undated last), as the structural units the GLOBAL
+ * view indexes (`summary:<conversation id>`): what a prompt about the whole vault ("What did we talk
+ * about?") lists (core/recall/prompt-scope.ts). Conversations are read by the summaries' own index:
+ * a pasted transcript has no date, and an index on the conversations' dates would miss it.
+ */
+export async function newestSessionUnits(db: VaultDb, limit: number): Promise<CandidateRecord[]> {
+  const out: { record: CandidateRecord; date: number | null }[] = [];
+  const PAGE = Math.max(limit, 50);
+  for (let offset = 0; out.length < limit; offset += PAGE) {
+    const page = await withStoreTimeout(db.summaries.orderBy('at').reverse().offset(offset).limit(PAGE).toArray(), {
+      label: 'reading the latest session summaries',
+    });
+    if (page.length === 0) break;
+    const conversations = await withStoreTimeout(db.conversations.bulkGet(page.map((s) => s.conversationId)), {
+      label: 'reading conversations',
+    });
+    page.forEach((summary, i) => {
+      const c = conversations[i];
+      if (c?.state === 'visible' && summary.text.trim() && out.length < limit)
+        out.push({ record: summaryUnit(summary, { id: c.id, title: c.title, date: c.createdAt }), date: c.createdAt });
+    });
+  }
+  // Undated last; the sort is stable, so equal dates keep the order the summaries were written in.
+  return out.sort((a, b) => (a.date === b.date ? 0 : a.date === null ? 1 : b.date === null ? -1 : b.date - a.date)).map((x) => x.record);
 }

@@ -13,7 +13,7 @@ import { assemblePackage, type AssembledPackage, type FlaggedLinePolicy } from '
 import { DEFAULT_TARGET_ID, resolveTarget } from '../../core/recall/model-windows';
 import { loadTokenCounter } from '../../core/text/token-count';
 import type { PackageFormat } from '../../core/recall/package-format';
-import type { CandidateRecord, CandidateStore, StructureSearcher } from '../../core/recall/ports';
+import type { CandidateRecord, CandidateStore, ScopedSource, StructureSearcher } from '../../core/recall/ports';
 import { recall, type RecallOptions } from '../../core/recall/recall';
 import type { Reranker } from '../../core/recall/rerank';
 import type { RecallResult } from '../../core/recall/types';
@@ -143,7 +143,7 @@ export class RecallService {
     query: RecallQuery,
     recallOptions: RecallOptions,
     now: number,
-    { store, structure }: { store: CandidateStore; structure: StructureSearcher | null },
+    { store, structure, scoped }: { store: CandidateStore; structure: StructureSearcher | null; scoped: ScopedSource | null },
   ): Promise<Result<RecallResult>> {
     await loadTokenCounter();
     const embedder = await this.sources.queryEmbedder();
@@ -159,6 +159,7 @@ export class RecallService {
         ...(this.sources.graph ? { graph: this.sources.graph } : {}),
         ...(this.sources.hints ? { hints: this.sources.hints } : {}),
         structure,
+        scoped,
         intentHistory,
         llm: this.options.llm?.() ?? null,
         reranker: this.options.reranker?.() ?? null,
@@ -176,7 +177,7 @@ export class RecallService {
   private reader(
     query: RecallQuery,
     excluded: Map<string, CandidateRecord>,
-  ): { store: CandidateStore; structure: StructureSearcher | null } {
+  ): { store: CandidateStore; structure: StructureSearcher | null; scoped: ScopedSource | null } {
     const dropped = new Set(query.dropped ?? []);
     const pinned = new Set(query.pinned ?? []);
     const keep = (record: CandidateRecord): CandidateRecord | null => {
@@ -185,6 +186,7 @@ export class RecallService {
       return null;
     };
     const structure = this.sources.structure;
+    const scoped = this.sources.scoped;
     return {
       store: { get: async (ids) => (await this.sources.store.get(ids)).flatMap((r) => keep(r) ?? []) },
       structure: structure
@@ -194,6 +196,12 @@ export class RecallService {
                 const record = keep(hit.record);
                 return record ? [{ ...hit, record }] : [];
               }),
+          }
+        : null,
+      scoped: scoped
+        ? {
+            notes: async (categories, limit) => (await scoped.notes(categories, limit)).flatMap((r) => keep(r) ?? []),
+            sessions: async (limit) => (await scoped.sessions(limit)).flatMap((r) => keep(r) ?? []),
           }
         : null,
     };

@@ -9,6 +9,7 @@ import type {
   GraphSearcher,
   HintSearcher,
   LexicalSearcher,
+  ScopedSource,
   StructureSearcher,
   VectorSearcher,
 } from '../../core/recall/ports';
@@ -25,6 +26,8 @@ export interface RecallSources {
   hints?: HintSearcher;
   /** The GLOBAL view's structural units; absent: GLOBAL prompts read chunks and notes only. */
   structure?: StructureSearcher;
+  /** What a prompt with no subject lists ("What did I decide?"); absent: such prompts are recalled like any other. */
+  scoped?: ScopedSource;
   /** The serving embedder, embedding queries (with its query prefix). */
   queryEmbedder(): Promise<QueryEmbedder>;
   /** Indexed documents now (0: nothing to search yet). */

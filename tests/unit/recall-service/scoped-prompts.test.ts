@@ -1,0 +1,90 @@
+/**
+ * Prompts with no subject through the app's read path: after importing and extracting a few chats,
+ * "What did I decide?" lists the Decision notes (the Inbox's provisional candidates included), newest
+ * first, instead of "the vault holds nothing on this"; "What did we talk about?" lists the session
+ * summaries; the person's drops apply; a prompt with a subject is recalled as before.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
+import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
+import type { Vault } from '../../../src/lib/store/vault';
+import { freshVault, importText } from '../extract-job/helpers';
+
+const GARDEN = [
+  'User: My Rachio controller waters the tomato beds through Hunter valves. Should I switch the hub to Zigbee?',
+  'Assistant: The Rachio works over Wi-Fi; Hunter valves are wired at 24V. Zigbee would only matter for extra soil sensors.',
+  "User: Then I'll keep the Rachio on Wi-Fi and add two Hunter valves for the new beds.",
+].join('\n');
+
+const CAT = [
+  'User: Miso, my cat, is overweight. The vet, Dr. Patel, wants her to lose 400 grams.',
+  'Assistant: Measure portions and switch Miso to wet food twice a day.',
+  "User: Decision: Miso gets wet food twice a day and no more dry food. I'll weigh her every Sunday.",
+].join('\n');
+
+describe('prompts with no subject', () => {
+  let vault: Vault;
+  let index: InProcessIndex;
+
+  beforeAll(async () => {
+    vault = await freshVault();
+    for (const [text, name] of [
+      [GARDEN, 'garden.txt'],
+      [CAT, 'cat.txt'],
+    ] as const) {
+      const [id] = await importText(vault, text, name);
+      await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
+    }
+    index = await openInProcessIndex(vault);
+    await index.runJobs();
+  }, 60_000);
+
+  afterAll(async () => {
+    index.close();
+    await vault.db.delete();
+  });
+
+  const ask = async (prompt: string, more: { dropped?: string[] } = {}) => {
+    const answer = await index.recaller().answer({ prompt, ...more }, { writeBack: false });
+    if (!answer.ok) throw new Error(answer.error.message);
+    return answer.value;
+  };
+
+  it('"What did I decide?" lists the decisions, provisional ones included, newest first', async () => {
+    const decisions = (await vault.db.notes.where('category').equals('Decisions').toArray()).filter((n) => n.status === 'provisional');
+    expect(decisions.length).toBeGreaterThanOrEqual(2);
+    const { result, package: pkg } = await ask('What did I decide?');
+    expect(result.holdsNothing).toBeNull();
+    expect(result.scope).toMatchObject({ kind: 'notes', categories: ['Decisions'], listed: decisions.length });
+    expect(result.items.map((i) => i.record.id).sort()).toEqual(decisions.map((n) => n.id).sort());
+    const created = result.items.map((i) => i.record.createdAt);
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+    // Unreviewed candidates weigh as the chat they came from, not as kept notes.
+    expect(result.items.every((i) => i.record.tier === 'chat')).toBe(true);
+    expect(pkg.text).toContain('Rachio on Wi-Fi');
+    expect(pkg.text).toContain('wet food twice a day');
+    // Unscoped, the same prompt was refused: it names nothing the vault holds.
+    const plain = await index.recaller().answer({ prompt: 'What did I decide?' }, { writeBack: false, scope: false });
+    expect(plain.ok && plain.value.result.holdsNothing).toBeTruthy();
+  });
+
+  it("the person's drops apply to the list", async () => {
+    const first = (await ask('What did I decide?')).result.items[0]!.record.id;
+    const { result } = await ask('What did I decide?', { dropped: [first] });
+    expect(result.items.map((i) => i.record.id)).not.toContain(first);
+  });
+
+  it('"What did we talk about?" lists the session summaries', async () => {
+    const { result } = await ask('What did we talk about?');
+    expect(result.scope).toMatchObject({ kind: 'sessions', listed: 2 });
+    expect(result.items.every((i) => i.record.structure?.kind === 'summary')).toBe(true);
+  });
+
+  it('says what the vault does not hold yet, and leaves prompts with a subject alone', async () => {
+    const { result } = await ask('What are my constraints?');
+    if (result.items.length === 0) expect(result.holdsNothing?.message).toMatch(/holds no constraints yet/u);
+    const subject = await ask('What did I decide about the Rachio?');
+    expect(subject.result.scope ?? null).toBeNull();
+    expect(subject.result.items.some((i) => i.record.text.includes('Rachio'))).toBe(true);
+  });
+});
