@@ -490,4 +490,20 @@ describe('round 7: structured replies', () => {
     ]);
     expect(await categories('user', 'Decided:\n- Google Sheet for the rota\n- pairs on Saturdays')).toEqual(['Decisions', 'Decisions']);
   });
+
+  it('"Let me <verb>" is the person\'s own next step, not a choice (a real export\'s miss)', async () => {
+    expect(shown(await run(say('user', 'Let me check the optimized version you mentioned.')))).toEqual([
+      ['Action Items', 'Let me check the optimized version you mentioned.'],
+    ]);
+    expect(await categories('user', 'Let me think about the budget.')).toEqual(['Provisional/Exploratory']);
+    expect(await categories('user', 'Let me go with the blue one.')).toEqual(['Decisions']);
+  });
+
+  it("an example given under a question picks nothing the assistant offered (a real export's miss)", async () => {
+    const units = await run(
+      say('assistant', 'Consider a regex filter on user input, or a whitelist of allowed patterns.'),
+      say('user', 'For example, a regex filter on user input - should we estimate conservatively?'),
+    );
+    expect(units.filter((u) => u.category === 'Decisions')).toEqual([]);
+  });
 });

@@ -110,8 +110,11 @@ const DONE = /^(?:(?:i|we)(?:'ve| have)?\s+)?(?:ordered|bought|booked|got|picked
 const REASON = /\s+(?:since|because|as|so)\s+.*$/iu;
 
 const negated = (text: string): boolean => tokens(text).some((t) => NEGATORS.has(t));
-/** A question, a hedge or someone else's choice picks nothing. */
-const picksNothing = (clause: string): boolean => /\?\s*$/u.test(clause) || HEDGE.test(clause) || REPORTED.test(clause);
+/** An example given ("For example, a regex filter on user input - should we ...?") illustrates; it picks nothing. */
+const EXAMPLE = /^(?:for example|for instance|e\.g\.|such as)\b/iu;
+/** A question, a hedge, an example or someone else's choice picks nothing. */
+const picksNothing = (clause: string): boolean =>
+  /\?\s*$/u.test(clause) || HEDGE.test(clause) || REPORTED.test(clause) || EXAMPLE.test(clause);
 /** The words a reply chooses: its terms, acknowledgements and pointers ("yes", "that one") left out. */
 const chosenTerms = (text: string): string[] => [...termsOf(text)].filter((t) => !POINTING.has(t));
 /** "Just one worker for now" describes the person's case; it picks nothing. */

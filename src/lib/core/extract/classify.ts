@@ -222,6 +222,18 @@ function userDecisionOrAction(clause: string, ctx: ClauseContext): Classified | 
       return { category: 'Action Items', cue: `future-task:${verb}` };
     return { category: 'Decisions', cue: `future-choice:${verb}` };
   }
+  // "Let me check the optimized version" is the person's own next step, as "I'll check ..." is; "let"
+  // opening the clause is no imperative choice (a real export's "Let me check ..." was a Decision).
+  const letMe = /^let me\s+([a-z]+)\b/iu.exec(clause.replace(LEADING_FRAME, ''));
+  if (letMe) {
+    const verb = letMe[1]!.toLowerCase();
+    if (TASK_VERBS.has(verb) || FUTURE_TASK_VERBS.has(verb)) return { category: 'Action Items', cue: `let-me-task:${verb}` };
+    if (CHOICE_VERBS.has(verb)) return { category: 'Decisions', cue: `let-me-choice:${verb}` };
+    // "Let me think about it" / "let me sleep on it": an open, tentative plan.
+    if (/^(?:think|consider|mull|sleep|weigh)$/u.test(verb))
+      return { category: 'Provisional/Exploratory', cue: `let-me-tentative:${verb}` };
+    return null;
+  }
   if (ctx.decidedSentence || DECISION.test(clause)) return { category: 'Decisions', cue: 'decision' };
   if (NEGATED_CHOICE.test(clause)) return { category: 'Decisions', cue: 'negated-choice' };
   if (NO_THING.test(clause.replace(/[.!]+$/u, '')) && clause.split(/\s+/u).length <= 5) return { category: 'Decisions', cue: 'no-thing' };

@@ -15,8 +15,10 @@
  *    imperatives in the assistant's advice.
  * 6: issue 13 round 7: quoted lines ("> ...") are no unit of the person's, "X: no" refusals,
  *    short headings over a list dropped, "Budget: £900" read as a limit.
+ * 7: two misses of a real export: "Let me check ..." is the person's next step (an Action Item),
+ *    not an imperative choice; an example given ("For example, X - should we ...?") adopts nothing.
  */
-export const EXTRACTOR_VERSION = 6;
+export const EXTRACTOR_VERSION = 7;
 
 /** The version a stored candidate came from (records written before versions existed are version 1). */
 export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {
