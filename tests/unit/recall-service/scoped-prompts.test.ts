@@ -74,6 +74,14 @@ describe('prompts with no subject', () => {
     expect(result.items.map((i) => i.record.id)).not.toContain(first);
   });
 
+  it('a candidate pinned from the list comes back on another prompt, at chat weight', async () => {
+    const first = (await ask('What did I decide?')).result.items[0]!.record.id;
+    const answer = await index.recaller().answer({ prompt: 'How often should Miso be weighed?', pinned: [first] }, { writeBack: false });
+    if (!answer.ok) throw new Error(answer.error.message);
+    const pinned = answer.value.result.items.find((i) => i.record.id === first);
+    expect(pinned?.record).toMatchObject({ pinned: true, tier: 'chat' });
+  });
+
   it('"What did we talk about?" lists the session summaries', async () => {
     const { result } = await ask('What did we talk about?');
     expect(result.scope).toMatchObject({ kind: 'sessions', listed: 2 });

@@ -38,6 +38,9 @@ describe('prompts with no subject', () => {
       "What's in my vault?",
       'What did we discuss?',
       'Please summarise my conversations',
+      'What do you know about me?',
+      'What have I been working on lately?',
+      'What am I working on?',
     ])
       expect(kind(p), p).toBe('sessions');
   });
@@ -53,6 +56,8 @@ describe('prompts with no subject', () => {
       'When did Melanie decide to run a charity race?',
       'How do I tune the PID loop of my espresso machine?',
       'decisions about the kitchen',
+      'What do you know about sourdough starters?',
+      'What have I been working on for the garden shed?',
     ])
       expect(kind(p), p).toBeNull();
   });

@@ -1,7 +1,9 @@
 /**
  * CandidateStore.get over the vault: chunks and kept atomic notes by id, with what scoring and
- * packaging need (source title, dates, provenance tier). Anything no longer retrievable (a chunk of
- * a conversation that is not visible, a resource or note that is not kept) is left out.
+ * packaging need (source title, dates, provenance tier), and the Inbox's provisional candidates at
+ * chat weight (no search finds them, they are not indexed; a prompt's list, a pin or an agent's
+ * expand names them). Anything no longer retrievable (a chunk of a conversation that is not visible,
+ * a resource that is not kept, a note discarded, superseded or held for review) is left out.
  */
 import { validityHorizon } from '../../core/curate/validity';
 import type { CandidateRecord } from '../../core/recall/ports';
@@ -71,6 +73,15 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
   };
 }
 
+/** An Inbox candidate a person would see: provisional, not held for review, not a resource or web page. */
+const isInboxCandidate = (n: NoteRecord): boolean => n.status === 'provisional' && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n);
+
+/**
+ * An Inbox candidate nobody has reviewed is the chat's claim, not the person's: chat weight, as its
+ * conversation's chunks are retrieved at.
+ */
+const asChatClaim = (record: CandidateRecord): CandidateRecord => ({ ...record, tier: 'chat' });
+
 export async function readCandidates(vault: Vault, ids: readonly string[]): Promise<CandidateRecord[]> {
   // A note candidate's size is counted here, and the recall that reads it assembles a budget.
   await loadTokenCounter();
@@ -104,6 +115,11 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
     if (note && isIndexedNote(note)) {
       const conversation = note.conversationId ? conversations.get(note.conversationId) : undefined;
       out.push(fromNote(note, conversation?.state === 'visible' ? conversation : undefined));
+    } else if (note && isInboxCandidate(note)) {
+      // Not indexed, so no search finds one; read by id (a pin from a prompt's list, an agent's
+      // expand) it is what the list showed: the chat's claim, at chat weight.
+      const conversation = note.conversationId ? conversations.get(note.conversationId) : undefined;
+      if (!note.conversationId || conversation?.state === 'visible') out.push(asChatClaim(fromNote(note, conversation)));
     }
   }
   return out;
@@ -125,7 +141,7 @@ export async function scopedNotes(vault: Vault, categories: readonly string[], l
     { label: 'reading notes by category' },
   );
   const live = rows
-    .filter((n) => (n.status === 'kept' || n.status === 'provisional') && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n))
+    .filter((n) => isIndexedNote(n) || isInboxCandidate(n))
     .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
   const conversations = await byId<ConversationRecord>(
     (list) => db.conversations.bulkGet(list),
@@ -137,9 +153,7 @@ export async function scopedNotes(vault: Vault, categories: readonly string[], l
     const conversation = note.conversationId ? conversations.get(note.conversationId) : undefined;
     if (note.conversationId && conversation?.state !== 'visible') continue;
     const record = fromNote(note, conversation);
-    // An Inbox candidate nobody has reviewed is the chat's claim, not the person's: chat weight, as
-    // its conversation's chunks are retrieved at.
-    out.push(note.status === 'provisional' ? { ...record, tier: 'chat' } : record);
+    out.push(note.status === 'provisional' ? asChatClaim(record) : record);
   }
   return out;
 }
