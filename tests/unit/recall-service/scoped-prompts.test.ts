@@ -57,8 +57,14 @@ describe('prompts with no subject', () => {
     expect(result.holdsNothing).toBeNull();
     expect(result.scope).toMatchObject({ kind: 'notes', categories: ['Decisions'], listed: decisions.length });
     expect(result.items.map((i) => i.record.id).sort()).toEqual(decisions.map((n) => n.id).sort());
-    const created = result.items.map((i) => i.record.createdAt);
-    expect(created).toEqual([...created].sort((a, b) => b - a));
+    // Newest first by when it was said: the conversation's date, else the note's.
+    const when = await Promise.all(
+      result.items.map(
+        async (i) =>
+          (i.record.conversationId ? (await vault.db.conversations.get(i.record.conversationId))?.createdAt : null) ?? i.record.createdAt,
+      ),
+    );
+    expect(when).toEqual([...when].sort((a, b) => b - a));
     // Unreviewed candidates weigh as the chat they came from, not as kept notes.
     expect(result.items.every((i) => i.record.tier === 'chat')).toBe(true);
     expect(pkg.text).toContain('Rachio on Wi-Fi');

@@ -128,7 +128,8 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
 /**
  * A prompt with no subject's list (core/recall/prompt-scope.ts): the notes of `categories` a person
  * would see (kept, and the Inbox's provisional candidates at chat weight, not held for review, not
- * resources or web pages, of a visible conversation or none), newest first, at most `limit`.
+ * resources or web pages, of a visible conversation or none), newest first (by the conversation's
+ * date), at most `limit`.
  */
 export async function scopedNotes(vault: Vault, categories: readonly string[], limit: number): Promise<CandidateRecord[]> {
   await loadTokenCounter();
@@ -140,13 +141,15 @@ export async function scopedNotes(vault: Vault, categories: readonly string[], l
       .toArray(),
     { label: 'reading notes by category' },
   );
-  const live = rows
-    .filter((n) => isIndexedNote(n) || isInboxCandidate(n))
-    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+  const live = rows.filter((n) => isIndexedNote(n) || isInboxCandidate(n));
   const conversations = await byId<ConversationRecord>(
     (list) => db.conversations.bulkGet(list),
     live.flatMap((n) => (n.conversationId ? [n.conversationId] : [])),
   );
+  // Newest first by when it was said: the conversation's date (a candidate's own createdAt is when
+  // extraction wrote it, the same for a whole import), else the note's.
+  const when = (n: NoteRecord): number => (n.conversationId ? conversations.get(n.conversationId)?.createdAt : null) ?? n.createdAt;
+  live.sort((a, b) => when(b) - when(a) || b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
   const out: CandidateRecord[] = [];
   for (const note of live) {
     if (out.length >= limit) break;
