@@ -27,6 +27,12 @@ describe('entity linker', () => {
     expect(keys('Options:\n- Consider using Redis\n2. **Use** Postgres\n## Setup with Docker')).toEqual(['redis', 'postgres', 'docker']);
     expect(linkEntities('- Consider it.')).toEqual([{ key: 'consider', name: 'Consider', kind: 'name', opening: true }]);
   });
+
+  it('finds no names in code: fenced blocks and inline spans are not prose', () => {
+    const text =
+      'Add indexes for Postgres:\n```sql\nCREATE INDEX idx_users_org_id ON users(org_id);\nname VARCHAR(255) NOT NULL\n```\nThen ask Priya to run `EXPLAIN ANALYZE` on Staging.';
+    expect(keys(text)).toEqual(['postgres', 'priya', 'staging']);
+  });
 });
 
 describe('entity graph and its walk', () => {

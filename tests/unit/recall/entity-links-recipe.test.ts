@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkMentions, LINK_RECIPE } from '../../../src/lib/services/index/entity-links';
 
-const PINNED = { recipe: 'link-3', digest: 'd7129c324c2a98a7652534adbafe534c4c82a9b2563be9be0c8ace02890ab0c1' };
+const PINNED = { recipe: 'link-4', digest: 'bdc52843d18602527c70e951b97c02636cd288862583ec514b8d82fc9e1fa253' };
 
 const corpus = join(import.meta.dirname, '../../fixtures/extraction');
 

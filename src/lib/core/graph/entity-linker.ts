@@ -4,7 +4,7 @@
  * capitalized words that is not the opening word of a sentence (unless the run is longer than one
  * word), and a quoted title ("The Four Seasons"). First-person turns are linked to their speaker:
  * "I went to the race" is a mention of whoever said it. Names are keyed case-insensitively and a
- * possessive ("Caroline's") is its name. What a vault names once may be noise; the graph keeps an
+ * possessive ("Caroline's") is its name. Code (fenced blocks, inline spans) names nothing. What a vault names once may be noise; the graph keeps an
  * entity once the vault names it twice or it speaks (entity-graph.ts).
  */
 import { STOP_WORDS } from '../recall/text-features';
@@ -72,6 +72,13 @@ const NOT_NAMES = new Set([
 /** Not a name: a listed word, or "I" with a contraction ("I'll", "I'm", "I've", "I'd"), capitalized wherever it stands. */
 const notName = (word: string): boolean => NOT_NAMES.has(word) || /^i['’]\p{L}{1,2}$/u.test(word);
 
+/**
+ * Code is no place for names: SQL keywords ("CREATE INDEX", "VARCHAR"), constants and class names in
+ * a fenced block or an inline span are capitalized without naming anyone. Both are blanked (same
+ * length, so positions hold) before names are looked for.
+ */
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/gu;
+
 const RUN = /[\p{Lu}][\p{L}\p{N}'’&.-]*(?:\s+(?:of|de|la|von|van|der|the)?\s*[\p{Lu}][\p{L}\p{N}'’&.-]*)*/gu;
 const QUOTED = /["“]([^"”\n]{3,60})["”]/gu;
 
@@ -102,9 +109,10 @@ export function linkEntities(text: string, speaker: string | null = null): Entit
     else if (!opening && known.opening) out.set(key, { key, name: known.name, kind: known.kind });
   };
   if (speaker && !ROLES.has(speaker.trim().toLowerCase())) add(speaker.trim(), 'person');
-  for (const m of text.matchAll(QUOTED)) add(m[1]!, 'title');
+  const prose = text.replace(CODE, (code) => code.replace(/[^\n]/gu, ' '));
+  for (const m of prose.matchAll(QUOTED)) add(m[1]!, 'title');
   // Quoted titles are linked whole; their words are not names of their own.
-  const unquoted = text.replace(QUOTED, (q) => ' '.repeat(q.length));
+  const unquoted = prose.replace(QUOTED, (q) => ' '.repeat(q.length));
   for (const m of unquoted.matchAll(RUN)) {
     const words = clean(m[0]).split(/\s+/u);
     while (words.length > 0 && notName(words[0]!.toLowerCase())) words.shift();

@@ -12,7 +12,7 @@ import type { ChunkRecord, NoteRecord } from '../../core/records';
  * any change to the linker's output (tests/unit/recall/entity-links-recipe.test.ts pins that
  * output and fails until the recipe moves with it).
  */
-export const LINK_RECIPE = 'link-3';
+export const LINK_RECIPE = 'link-4';
 
 /** The speaker of a chunk's first line: the context text writes each line as "Speaker: text". */
 export function chunkSpeaker(chunk: Pick<ChunkRecord, 'text' | 'contextText'>): string | null {
