@@ -41,6 +41,9 @@ describe('prompts with no subject', () => {
       'What do you know about me?',
       'What have I been working on lately?',
       'What am I working on?',
+      'Summarize what I asked about',
+      'What have I asked you?',
+      'Recap what we discussed',
     ])
       expect(kind(p), p).toBe('sessions');
   });
@@ -58,6 +61,7 @@ describe('prompts with no subject', () => {
       'decisions about the kitchen',
       'What do you know about sourdough starters?',
       'What have I been working on for the garden shed?',
+      'What did I ask about the visa appointment?',
     ])
       expect(kind(p), p).toBeNull();
   });

@@ -72,7 +72,7 @@ const RULES: readonly { pattern: RegExp; scope: PromptScope }[] = [
   },
   {
     pattern: new RegExp(
-      `^what (?:did|have|do) ${WE} (?:talk|talked|chat|chatted|speak|spoke|spoken) about$|^what (?:did|have) ${WE} (?:discuss|discussed|cover|covered)$|^what(?: is|'s)(?: there)?$|^what (?:chats|conversations) do ${WE} have$|^(?:everything|my chats|my conversations|my vault|the vault)$` +
+      `^what (?:did|have|do) ${WE} (?:talk|talked|chat|chatted|speak|spoke|spoken|ask|asked)(?: you)? about$|^what (?:did|have) ${WE} (?:ask|asked) you$|^what ${WE} (?:talked|chatted|spoke|asked(?: you)?) about$|^what ${WE} (?:discussed|covered)$|^what (?:did|have) ${WE} (?:discuss|discussed|cover|covered)$|^what(?: is|'s)(?: there)?$|^what (?:chats|conversations) do ${WE} have$|^(?:everything|my chats|my conversations|my vault|the vault)$` +
         `|^what do you (?:know|remember)(?: about (?:me|us))?$|^what (?:have|had) ${WE} been (?:working on|doing|up to)$|^what (?:am i|are we) working on$`,
       'u',
     ),
