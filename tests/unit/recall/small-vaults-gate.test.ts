@@ -32,6 +32,9 @@ describe('first-vaults refusal gate (vaults of one and three chats of the labell
       const base = baseline.bySize[size]!;
       expect(s.onTopic.asks).toBe(base.onTopic.asks);
       expect(s.offTopic.asks).toBe(base.offTopic.asks);
+      // The lists behind the rates: every false refusal and every off-topic prompt answered.
+      expect(s.falseRefusals).toHaveLength(s.onTopic.refused);
+      expect(s.offTopicAnswered).toHaveLength(s.offTopic.asks - s.offTopic.refused);
       expect(s.onTopic.refusedRate, `on-topic refusals, vaults of ${size}`).toBeLessThanOrEqual(base.onTopic.refusedRate + TOLERANCE);
       expect(s.offTopic.refusedRate, `off-topic refusals, vaults of ${size}`).toBeGreaterThanOrEqual(base.offTopic.refusedRate - TOLERANCE);
     }

@@ -38,6 +38,8 @@ export interface SmallSizeReport {
   offTopic: RefusalCount;
   /** The on-topic prompts refused: the chat and the prompt. */
   falseRefusals: { conversation: string; prompt: string }[];
+  /** The off-topic prompts answered with items: the vault's chat, the prompt and how many items. */
+  offTopicAnswered: { conversation: string; prompt: string; items: number }[];
 }
 
 export interface SmallVaultsReport {
@@ -86,6 +88,7 @@ export async function runSmallVaults(
     const rng = seededRng((options.seed ?? 7) + size);
     const sets = new Map<string, [number, number]>();
     const falseRefusals: SmallSizeReport['falseRefusals'] = [];
+    const offTopicAnswered: SmallSizeReport['offTopicAnswered'] = [];
     let offAsks = 0;
     let offRefused = 0;
     for (const [i, chat] of chats.entries()) {
@@ -98,9 +101,11 @@ export async function runSmallVaults(
       const { vault } = await corpusVault([byId.get(chat)!, ...others.slice(0, size - 1)]);
       await withIndexedVault(vault, options.vectors ?? 'hnsw', async (index) => {
         const recaller = index.recaller();
+        let lastItems = 0;
         const refuses = async (prompt: string): Promise<boolean> => {
           const answer = await recaller.answer({ prompt }, { writeBack: false });
           if (!answer.ok) throw new VaultFailure(answer.error);
+          lastItems = answer.value.result.items.length;
           return answer.value.result.holdsNothing !== null;
         };
         for (const p of prompts.filter((x) => x.conversation === chat)) {
@@ -113,6 +118,7 @@ export async function runSmallVaults(
           for (const prompt of offtopic) {
             offAsks++;
             if (await refuses(prompt)) offRefused++;
+            else offTopicAnswered.push({ conversation: chat, prompt, items: lastItems });
           }
         }
       });
@@ -126,6 +132,7 @@ export async function runSmallVaults(
       },
       offTopic: count(offAsks, offRefused),
       falseRefusals,
+      offTopicAnswered,
     };
     options.onProgress?.(`asked ${chats.length} vaults of ${size} chat${size === 1 ? '' : 's'}`);
   }
