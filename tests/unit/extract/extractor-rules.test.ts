@@ -506,4 +506,19 @@ describe('round 7: structured replies', () => {
     );
     expect(units.filter((u) => u.category === 'Decisions')).toEqual([]);
   });
+
+  it("a list item's number left by a split after a colon is not part of the unit (a real export's unit)", async () => {
+    const units = await run(
+      say(
+        'assistant',
+        'Use generators and streaming approaches: 1) Read files in chunks instead of loading entire files into memory. 2) Use context managers to ensure cleanup.',
+      ),
+    );
+    expect(units.map((u) => u.text)).toContain('Read files in chunks instead of loading entire files into memory.');
+    expect(units.some((u) => /^\(?\d+[.)]/u.test(u.text))).toBe(false);
+    // A number that is the claim stays: "10 minutes is enough." is not a list marker.
+    expect((await run(say('user', '10 minutes is enough for the warm-up.'))).map((u) => u.text)).toEqual([
+      '10 minutes is enough for the warm-up.',
+    ]);
+  });
 });

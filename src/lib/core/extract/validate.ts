@@ -149,7 +149,8 @@ function formRules(draft: Draft): Draft {
 }
 
 function finishText(text: string): string {
-  const trimmed = text.replace(/[\s,;:]+$/u, '');
+  // A list item's number left by a split after a colon ("... approaches: 1) Read files in chunks").
+  const trimmed = text.replace(/^\(?\d{1,2}[.)]\s+(?=\p{L})/u, '').replace(/[\s,;:]+$/u, '');
   const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
   return /[.?!]$/u.test(capital) ? capital.replace(/!+$/u, '.') : `${capital}.`;
 }

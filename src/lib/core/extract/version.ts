@@ -17,8 +17,10 @@
  *    short headings over a list dropped, "Budget: £900" read as a limit.
  * 7: two misses of a real export: "Let me check ..." is the person's next step (an Action Item),
  *    not an imperative choice; an example given ("For example, X - should we ...?") adopts nothing.
+ * 8: a list item's number left at a unit's start by a split after a colon is dropped
+ *    ("... approaches: 1) Read files in chunks" -> "Read files in chunks").
  */
-export const EXTRACTOR_VERSION = 7;
+export const EXTRACTOR_VERSION = 8;
 
 /** The version a stored candidate came from (records written before versions existed are version 1). */
 export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {
