@@ -101,4 +101,13 @@ describe('prompts with no subject', () => {
     expect(subject.result.scope ?? null).toBeNull();
     expect(subject.result.items.some((i) => i.record.text.includes('Rachio'))).toBe(true);
   });
+
+  it('lists what the person kept before the Inbox candidates', async () => {
+    const before = (await ask('What did I decide?')).result.items.map((i) => i.record.id);
+    const last = before[before.length - 1]!;
+    await vault.db.notes.update(last, { status: 'kept' });
+    const after = (await ask('What did I decide?')).result.items;
+    expect(after[0]!.record).toMatchObject({ id: last, tier: 'engram' });
+    expect(after.slice(1).map((i) => i.record.id)).toEqual(before.slice(0, -1));
+  });
 });

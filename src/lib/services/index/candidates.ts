@@ -128,8 +128,8 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
 /**
  * A prompt with no subject's list (core/recall/prompt-scope.ts): the notes of `categories` a person
  * would see (kept, and the Inbox's provisional candidates at chat weight, not held for review, not
- * resources or web pages, of a visible conversation or none), newest first (by the conversation's
- * date), at most `limit`.
+ * resources or web pages, of a visible conversation or none), kept ones first, each newest first (by
+ * the conversation's date), at most `limit`.
  */
 export async function scopedNotes(vault: Vault, categories: readonly string[], limit: number): Promise<CandidateRecord[]> {
   await loadTokenCounter();
@@ -146,10 +146,12 @@ export async function scopedNotes(vault: Vault, categories: readonly string[], l
     (list) => db.conversations.bulkGet(list),
     live.flatMap((n) => (n.conversationId ? [n.conversationId] : [])),
   );
-  // Newest first by when it was said: the conversation's date (a candidate's own createdAt is when
-  // extraction wrote it, the same for a whole import), else the note's.
+  // What the person kept first, then the Inbox's candidates; each newest first by when it was said:
+  // the conversation's date (a candidate's own createdAt is when extraction wrote it, the same for a
+  // whole import), else the note's.
   const when = (n: NoteRecord): number => (n.conversationId ? conversations.get(n.conversationId)?.createdAt : null) ?? n.createdAt;
-  live.sort((a, b) => when(b) - when(a) || b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+  const kept = (n: NoteRecord): number => (n.status === 'kept' ? 0 : 1);
+  live.sort((a, b) => kept(a) - kept(b) || when(b) - when(a) || b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
   const out: CandidateRecord[] = [];
   for (const note of live) {
     if (out.length >= limit) break;
