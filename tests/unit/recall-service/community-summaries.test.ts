@@ -11,23 +11,16 @@ import { communitySummaryJob, indexRebuildJob } from '../../../src/lib/core/api/
 import { StageBreakers } from '../../../src/lib/core/breaker/circuit-breaker';
 import { entityCommunities } from '../../../src/lib/core/graph/communities';
 import type { JobRecord } from '../../../src/lib/core/records';
-import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
 import { readCandidates } from '../../../src/lib/services/index/candidates';
 import { communitySummaryHandler, type CommunitySummaryCounts } from '../../../src/lib/services/index/community-summaries';
-import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
+import type { InProcessIndex } from '../../../src/lib/services/index/in-process';
 import { StructureView } from '../../../src/lib/services/index/structure-view';
 import type { Vault } from '../../../src/lib/store/vault';
 import { scriptedLlm } from '../../factories/scripted-llm';
-import { freshVault, importText } from '../extract-job/helpers';
+import { chatVault, GARDEN, type ChatVault } from './chat-vault';
 
-const GARDEN = [
-  'User: My Rachio controller waters the tomato beds through Hunter valves. Should I switch the hub to Zigbee?',
-  'Assistant: The Rachio works over Wi-Fi; Hunter valves are wired at 24V. Zigbee would only matter for extra soil sensors.',
-  "User: Then I'll keep the Rachio on Wi-Fi and add two Hunter valves for the new beds.",
-  'Assistant: Run the Hunter valve wires back to the Rachio box; no Zigbee needed.',
-].join('\n');
-
-const CAT = [
+/** The cat chat with a clinic named beside the vet, so its names make a community of three. */
+const CAT_AT_CLINIC = [
   'User: Miso, my cat, is overweight. The vet, Dr. Patel at Oakfield Clinic, wants her to lose 400 grams.',
   'Assistant: Measure portions and switch Miso to wet food twice a day; Dr. Patel at Oakfield Clinic may suggest a weight-control formula.',
   "User: Decision: Miso gets wet food twice a day and no more dry food. I'll weigh her every Sunday for Dr. Patel at Oakfield Clinic.",
@@ -37,26 +30,19 @@ const summaryOf = (names: string) =>
   `The person's notes connect ${names}: they come up together while planning and deciding, and this group sums up that part of the vault.`;
 
 describe('the LLM summarises entity communities', () => {
+  let chats: ChatVault;
   let vault: Vault;
   let index: InProcessIndex;
 
   beforeAll(async () => {
-    vault = await freshVault();
-    for (const [name, text] of [
+    chats = await chatVault([
       ['garden.txt', GARDEN],
-      ['cat.txt', CAT],
-    ] as const) {
-      const [id] = await importText(vault, text, name);
-      await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
-    }
-    index = await openInProcessIndex(vault);
-    await index.runJobs();
+      ['cat.txt', CAT_AT_CLINIC],
+    ]);
+    ({ vault, index } = chats);
   }, 60_000);
 
-  afterAll(async () => {
-    index.close();
-    await vault.db.delete();
-  });
+  afterAll(() => chats.close());
 
   const run = async (deps: Partial<Parameters<typeof communitySummaryHandler>[0]>): Promise<CommunitySummaryCounts> => {
     const job = await vault.jobs.enqueue(communitySummaryJob(), Date.now());

@@ -6,40 +6,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { termWeight, VAULT_PRIOR_DOCUMENTS } from '../../../src/lib/core/recall/term-coverage';
-import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
-import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
-import type { Vault } from '../../../src/lib/store/vault';
-import { freshVault, importText } from '../extract-job/helpers';
-
-const GARDEN = [
-  'User: My Rachio controller waters the tomato beds through Hunter valves. Should I switch the hub to Zigbee?',
-  'Assistant: The Rachio works over Wi-Fi; Hunter valves are wired at 24V. Zigbee would only matter for extra soil sensors.',
-  "User: Then I'll keep the Rachio on Wi-Fi and add two Hunter valves for the new beds.",
-  'Assistant: Run the Hunter valve wires back to the Rachio box; no Zigbee needed.',
-].join('\n');
+import { chatVault, GARDEN, type ChatVault } from './chat-vault';
 
 describe('recall in a vault of one chat', () => {
-  let vault: Vault;
-  let index: InProcessIndex;
+  let chats: ChatVault;
 
   beforeAll(async () => {
-    vault = await freshVault();
-    const [id] = await importText(vault, GARDEN, 'garden.txt');
-    await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
-    index = await openInProcessIndex(vault);
-    await index.runJobs();
+    chats = await chatVault([['garden.txt', GARDEN]]);
   }, 60_000);
 
-  afterAll(async () => {
-    index.close();
-    await vault.db.delete();
-  });
+  afterAll(() => chats.close());
 
-  const ask = async (prompt: string) => {
-    const answer = await index.recaller().answer({ prompt }, { writeBack: false });
-    if (!answer.ok) throw new Error(answer.error.message);
-    return answer.value.result;
-  };
+  const ask = async (prompt: string) => (await chats.ask(prompt)).result;
 
   it('answers an overview of its own subject (refused without the prior)', async () => {
     const result = await ask('Give me an overview of the Rachio and Hunter valves setup');

@@ -8,13 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExpandToolOutput, RecallToolOutput } from '../../../src/lib/core/api/agent-tools';
 import { AgentTools } from '../../../src/lib/services/agent/agent-tools';
-import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
-import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
+import type { InProcessIndex } from '../../../src/lib/services/index/in-process';
 import { MIN_REBUILD_MS, StructureView } from '../../../src/lib/services/index/structure-view';
 import { readCandidates } from '../../../src/lib/services/index/candidates';
 import { writeSummary } from '../../../src/lib/store/summaries-repo';
 import type { Vault } from '../../../src/lib/store/vault';
-import { freshVault, importText } from '../extract-job/helpers';
+import { CAT, chatVault, GARDEN, type ChatVault } from './chat-vault';
 
 const TRIP = [
   'User: Planning five days in Lisbon in May. Alfama or Baixa for the hotel?',
@@ -24,49 +23,24 @@ const TRIP = [
   'User: Book the Alfama guesthouse near the Lisbon cathedral, and Cascais on Wednesday.',
 ].join('\n');
 
-const GARDEN = [
-  'User: My Rachio controller waters the tomato beds through Hunter valves. Should I switch the hub to Zigbee?',
-  'Assistant: The Rachio works over Wi-Fi; Hunter valves are wired at 24V. Zigbee would only matter for extra soil sensors.',
-  "User: Then I'll keep the Rachio on Wi-Fi and add two Hunter valves for the new beds.",
-  'Assistant: Run the Hunter valve wires back to the Rachio box; no Zigbee needed.',
-].join('\n');
-
-const CAT = [
-  'User: Miso, my cat, is overweight. The vet, Dr. Patel, wants her to lose 400 grams.',
-  'Assistant: Measure portions and switch Miso to wet food twice a day; Dr. Patel may suggest a weight-control formula.',
-  "User: Decision: Miso gets wet food twice a day and no more dry food. I'll weigh her every Sunday for Dr. Patel.",
-].join('\n');
-
 describe('the GLOBAL view through the recall service', () => {
+  let chats: ChatVault;
   let vault: Vault;
   let index: InProcessIndex;
-  const ids: Record<string, string> = {};
+  let ids: Record<string, string>;
 
   beforeAll(async () => {
-    vault = await freshVault();
-    for (const [name, text] of [
+    chats = await chatVault([
       ['lisbon.txt', TRIP],
       ['garden.txt', GARDEN],
       ['cat.txt', CAT],
-    ] as const) {
-      const [id] = await importText(vault, text, name);
-      ids[name] = id!;
-      await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
-    }
-    index = await openInProcessIndex(vault);
-    await index.runJobs();
+    ]);
+    ({ vault, index, ids } = chats);
   }, 60_000);
 
-  afterAll(async () => {
-    index.close();
-    await vault.db.delete();
-  });
+  afterAll(() => chats.close());
 
-  const ask = async (prompt: string, more: { pinned?: string[]; dropped?: string[] } = {}) => {
-    const answer = await index.recaller().answer({ prompt, ...more }, { writeBack: false });
-    if (!answer.ok) throw new Error(answer.error.message);
-    return answer.value;
-  };
+  const ask = (prompt: string, more: { pinned?: string[]; dropped?: string[] } = {}) => chats.ask(prompt, more);
 
   it('builds summaries from the extraction job and communities from the entity graph', async () => {
     const built = await index.service.structure.index();

@@ -5,50 +5,24 @@
  * summaries; the person's drops apply; a prompt with a subject is recalled as before.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
-import { openInProcessIndex, type InProcessIndex } from '../../../src/lib/services/index/in-process';
 import type { Vault } from '../../../src/lib/store/vault';
-import { freshVault, importText } from '../extract-job/helpers';
-
-const GARDEN = [
-  'User: My Rachio controller waters the tomato beds through Hunter valves. Should I switch the hub to Zigbee?',
-  'Assistant: The Rachio works over Wi-Fi; Hunter valves are wired at 24V. Zigbee would only matter for extra soil sensors.',
-  "User: Then I'll keep the Rachio on Wi-Fi and add two Hunter valves for the new beds.",
-].join('\n');
-
-const CAT = [
-  'User: Miso, my cat, is overweight. The vet, Dr. Patel, wants her to lose 400 grams.',
-  'Assistant: Measure portions and switch Miso to wet food twice a day.',
-  "User: Decision: Miso gets wet food twice a day and no more dry food. I'll weigh her every Sunday.",
-].join('\n');
+import { CAT, chatVault, GARDEN, type ChatVault } from './chat-vault';
 
 describe('prompts with no subject', () => {
+  let chats: ChatVault;
   let vault: Vault;
-  let index: InProcessIndex;
 
   beforeAll(async () => {
-    vault = await freshVault();
-    for (const [text, name] of [
-      [GARDEN, 'garden.txt'],
-      [CAT, 'cat.txt'],
-    ] as const) {
-      const [id] = await importText(vault, text, name);
-      await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
-    }
-    index = await openInProcessIndex(vault);
-    await index.runJobs();
+    chats = await chatVault([
+      ['garden.txt', GARDEN],
+      ['cat.txt', CAT],
+    ]);
+    ({ vault } = chats);
   }, 60_000);
 
-  afterAll(async () => {
-    index.close();
-    await vault.db.delete();
-  });
+  afterAll(() => chats.close());
 
-  const ask = async (prompt: string, more: { dropped?: string[] } = {}) => {
-    const answer = await index.recaller().answer({ prompt, ...more }, { writeBack: false });
-    if (!answer.ok) throw new Error(answer.error.message);
-    return answer.value;
-  };
+  const ask = (prompt: string, more: { dropped?: string[] } = {}) => chats.ask(prompt, more);
 
   it('"What did I decide?" lists the decisions, provisional ones included, newest first', async () => {
     const decisions = (await vault.db.notes.where('category').equals('Decisions').toArray()).filter((n) => n.status === 'provisional');
@@ -70,8 +44,8 @@ describe('prompts with no subject', () => {
     expect(pkg.text).toContain('Rachio on Wi-Fi');
     expect(pkg.text).toContain('wet food twice a day');
     // Unscoped, the same prompt was refused: it names nothing the vault holds.
-    const plain = await index.recaller().answer({ prompt: 'What did I decide?' }, { writeBack: false, scope: false });
-    expect(plain.ok && plain.value.result.holdsNothing).toBeTruthy();
+    const plain = await chats.ask('What did I decide?', {}, { scope: false });
+    expect(plain.result.holdsNothing).not.toBeNull();
   });
 
   it("the person's drops apply to the list", async () => {
@@ -82,9 +56,8 @@ describe('prompts with no subject', () => {
 
   it('a candidate pinned from the list comes back on another prompt, at chat weight', async () => {
     const first = (await ask('What did I decide?')).result.items[0]!.record.id;
-    const answer = await index.recaller().answer({ prompt: 'How often should Miso be weighed?', pinned: [first] }, { writeBack: false });
-    if (!answer.ok) throw new Error(answer.error.message);
-    const pinned = answer.value.result.items.find((i) => i.record.id === first);
+    const { result } = await chats.ask('How often should Miso be weighed?', { pinned: [first] });
+    const pinned = result.items.find((i) => i.record.id === first);
     expect(pinned?.record).toMatchObject({ pinned: true, tier: 'chat' });
   });
 

@@ -9,12 +9,13 @@
  * "What did I decide about the garden path?" has a subject and is recalled as always.
  */
 import type { Category } from '../extract/units';
+import { GREETING_FRAME } from './text-features';
 
 export type PromptScope = { kind: 'notes'; categories: Category[]; label: string } | { kind: 'sessions'; label: string };
 
 /** Words around the question that change nothing about its scope ("so far", "in my chats", "please"). */
 const FILLER: readonly RegExp[] = [
-  /^(?:hey|hi|ok(?:ay)?|so|please|quick question)[,:!]?\s+/u,
+  GREETING_FRAME,
   /^(?:can|could|would|will) you\s+(?:please\s+)?(?:tell me|remind me|show me|list|give me|summari[sz]e|recap)?\s*/u,
   /^(?:please\s+)?(?:tell me|remind me|show me|list|give me|summari[sz]e|recap|recall)\s*/u,
   /\s+(?:so far|until now|to date|lately|recently|yet|overall|again|in the past|of late)$/u,

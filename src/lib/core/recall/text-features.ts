@@ -34,8 +34,11 @@ export function contentWords(text: string): string[] {
  * Frames that wrap the subject of a question ("what did I decide about X", "remind me of X").
  * Applied repeatedly from the start; the longest match wins because alternatives are ordered.
  */
+/** A greeting or a "please" before the question ("Hey, ...", "Quick question: ..."). */
+export const GREETING_FRAME = /^(?:hey|hi|ok(?:ay)?|so|please|quick question)[,:!]?\s+/iu;
+
 const FRAMES: readonly RegExp[] = [
-  /^(?:hey|hi|ok(?:ay)?|so|please|quick question)[,:!]?\s+/iu,
+  GREETING_FRAME,
   /^(?:can|could|would|will) you\s+(?:please\s+)?(?:help me\s+)?(?:tell me|remind me|find|show me|recall|summari[sz]e|explain)?\s*(?:about|of)?\s*/iu,
   /^(?:do|did) (?:you|i|we) (?:remember|recall|know)\s+/iu,
   /^remind me\s+(?:of|about|what|how|why|when|where|who)?\s*/iu,
