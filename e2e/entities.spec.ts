@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
+import { InboxPage } from './pages/inbox';
 
 const TRIP = [
   'User: My sister Maria and I are planning a week in Lisbon in June. Should we stay in Alfama?',
@@ -8,11 +9,17 @@ const TRIP = [
   'User: Great, we will book Alfama for Maria and me, and take the train to Cascais one day.',
 ].join('\n');
 
-test("a message's entities are chips typed by the tagger (person, place, date); one lists what the vault links to it", async ({ page }) => {
+test("a message's entities are chips typed by the tagger (person, place, date); one lists what the vault links to it and what it says", async ({
+  page,
+}) => {
   const importPage = new ImportPage(page);
   await importPage.open();
   await importPage.paste(TRIP);
   expect((await importPage.storedCounts()).conversations).toBe(1);
+  // What the vault says about a name comes from the extracted units' triples: let extraction finish.
+  const inbox = new InboxPage(page);
+  await inbox.open();
+  await inbox.waitForCandidates();
   // The links of a chip come from the index worker's entity graph: let indexing finish first.
   const panels = new IndexPanels(page);
   await panels.openSettings();
@@ -30,4 +37,9 @@ test("a message's entities are chips typed by the tagger (person, place, date); 
   const links = page.getByTestId('entity-links');
   await expect(links).toHaveAttribute('data-entity', 'lisbon');
   await expect(links.getByTestId('entity-linked-item')).toHaveCount(2);
+  // And what the extracted units say about it (subject, relation, object), the user written as "You".
+  const facts = links.getByTestId('entity-fact');
+  await expect(facts).toHaveCount(2);
+  await expect(links.getByTestId('entity-facts')).toContainText('You are planning a week in Lisbon in June');
+  await expect(links.getByTestId('entity-facts')).toContainText('Alfama suits a first visit to Lisbon');
 });

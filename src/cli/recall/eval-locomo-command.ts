@@ -1,6 +1,6 @@
 /**
  * `eval locomo <file> [--k 5,10] [--budget 500,1000] [--json] [--modes ...] [--vectors ...]
- * [--recency on|off] [--samples id,id] [--extract] [--hints on|off|W]`: evidence recall of the app's read path on LoCoMo (the
+ * [--recency on|off] [--samples id,id] [--extract] [--hints on|off|W] [--triples W]`: evidence recall of the app's read path on LoCoMo (the
  * index service and the recall service, services/eval/locomo.ts), per mode and category, with
  * latency. JSON is the report shape of the issue, exactly.
  */
@@ -22,7 +22,7 @@ import { RECENCY_FOR_ARCHIVES, runLocomo } from '../../lib/services/eval/locomo'
 import { loadHnswlibQuietly } from './hnswlib-node';
 
 export const EVAL_LOCOMO_USAGE =
-  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--hints on|off|W] [--json]\n' +
+  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--hints on|off|W] [--triples W] [--json]\n' +
   '  [--llm-endpoint http://127.0.0.1:PORT [--model NAME] [--gate-timeout-ms N]] [--reranker PATH]: the model stages in the funnel mode\n' +
   '  (intent, decomposition and fit-gate through a local OpenAI-compatible server; a cross-encoder from a folder), with their figures';
 
@@ -54,6 +54,14 @@ function hintsOf(value: string | undefined): number | boolean | undefined {
   return weight;
 }
 
+/** `--triples 0.5`: the triple list at that weight (it needs `--extract`: the triples are the extracted units'). */
+function triplesOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const weight = Number(value);
+  if (!Number.isFinite(weight) || weight < 0) throw new UsageError(`--triples takes a weight (0 or more) (got ${value}).`);
+  return weight;
+}
+
 async function readSamples(file: string, only: string | undefined) {
   const text = await readFile(file, 'utf8').catch(() => {
     throw new VaultFailure(vaultError('input/invalid', `Cannot read ${file}: LoCoMo lives in ../shared/data/locomo/ (never in the repo).`));
@@ -76,6 +84,7 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
     recency: { type: 'string' },
     extract: { type: 'boolean' },
     hints: { type: 'string' },
+    triples: { type: 'string' },
     samples: { type: 'string' },
     'llm-endpoint': { type: 'string' },
     model: { type: 'string' },
@@ -90,6 +99,7 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
   const recency = oneOf(values.recency, ['on', 'off'] as const, RECENCY_FOR_ARCHIVES ? 'on' : 'off', 'recency') === 'on';
   const modes = modesOf(values.modes);
   const hints = hintsOf(values.hints);
+  const triples = triplesOf(values.triples);
   if (values.model !== undefined && !values['llm-endpoint']) throw new UsageError('--model needs --llm-endpoint.');
   const gateTimeoutMs =
     values['gate-timeout-ms'] === undefined ? undefined : intList(values['gate-timeout-ms'], [15_000], 'gate-timeout-ms')[0];
@@ -112,12 +122,14 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
     vectors,
     recency,
     extract,
-    ...(hints !== undefined ? { recall: { hints } } : {}),
+    ...(hints !== undefined || triples !== undefined
+      ? { recall: { ...(hints !== undefined ? { hints } : {}), ...(triples !== undefined ? { triples } : {}) } }
+      : {}),
     ...(models ? { models } : {}),
   });
   const { report, diagnostics, vectors: used } = run;
   const seconds = (performance.now() - started) / 1000;
-  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}${extract ? '; extracted (rule-based) before indexing' : ''}${hints ? `; hints ${hints === true ? 'on' : `weight ${hints}`}` : ''}; ${seconds.toFixed(1)} s`;
+  const settings = `${samples.length} samples; embedder ${report.embedder}; vectors ${used}; recency ${recency ? 'on' : 'off'}${extract ? '; extracted (rule-based) before indexing' : ''}${hints ? `; hints ${hints === true ? 'on' : `weight ${hints}`}` : ''}${triples !== undefined ? `; triples weight ${triples}` : ''}; ${seconds.toFixed(1)} s`;
   const notes = [
     `${diagnostics.skippedQuestions} answerable questions skipped (no resolvable evidence); unreadable evidence ids: ${diagnostics.malformedEvidence.map((m) => JSON.stringify(m)).join(', ') || 'none'}`,
   ];

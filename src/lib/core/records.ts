@@ -2,6 +2,7 @@
  * The shapes of the records the vault stores. Pure types: the store persists them, core computes
  * with them, the vault file carries them.
  */
+import type { Triple } from './graph/triple';
 
 /** Where a conversation came from (what the Source filter offers). */
 export const SOURCES = [
@@ -262,6 +263,25 @@ export interface StoredCommunitySummary {
   text: string;
   llmId: string;
   at: number;
+}
+
+/**
+ * A subject-relation-object triple of an extracted unit (core/graph/triples.ts), one row per triple.
+ * Derived and device-local like the community summaries: not in the vault file, written again by a
+ * restore or merge (the index rebuild) and whenever its note changes; `noteHash` and `recipe` say
+ * which text and which extractor wrote it.
+ */
+export interface StoredTriple extends Triple {
+  /** `<noteId>#<n>`. */
+  id: string;
+  noteId: string;
+  conversationId: string | null;
+  /** The message the unit was extracted from (its first source); null for a note of its own. */
+  messageId: string | null;
+  noteHash: string;
+  recipe: string;
+  /** Each entity with each term ("caroline\u0000go"): the index recall finds a triple by. */
+  pairs: string[];
 }
 
 /** What a cleaning-sweep proposal does (the Notes screen groups and words them by type). */

@@ -14,6 +14,7 @@ import type {
   SettingRecord,
   StoredCommunitySummary,
   StoredThreadMap,
+  StoredTriple,
   TombstoneRecord,
   VectorRecord,
 } from '../core/records';
@@ -94,6 +95,16 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       communitySummaries: 'id, at',
     },
   },
+  {
+    // Issue 12: the subject-relation-object triples of extracted units (core/graph/triples.ts), one
+    // row per triple, found by the entities they name (the entity panel) and by each entity with
+    // each of its words (recall). Derived and device-local, not in the vault file; the index rebuild
+    // (after a restore or merge) writes them again.
+    version: 8,
+    stores: {
+      triples: 'id, noteId, *entities, *pairs',
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
@@ -118,6 +129,7 @@ export class VaultDb extends Dexie {
   tombstones!: Table<TombstoneRecord, [string, string]>;
   intents!: Table<IntentRecord, string>;
   communitySummaries!: Table<StoredCommunitySummary, string>;
+  triples!: Table<StoredTriple, string>;
   summaries!: Table<StoredSummary, string>;
   threadMaps!: Table<StoredThreadMap, string>;
   proposals!: Table<ProposalRecord, string>;

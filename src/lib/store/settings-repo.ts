@@ -59,6 +59,8 @@ export interface SettingsShape {
   'device.recall.funnel': boolean;
   /** Copy to prompt adds the typed prompt after the package. */
   'device.recall.appendPrompt': boolean;
+  /** The triple recipe (core/graph/triples.ts) every stored triple was written by; null: not all written yet. */
+  'device.index.triples': string | null;
   /** Search the hints, questions each memory answers (core/recall/hints.ts); off by default (recall README, "Hints"). */
   'device.recall.hints': boolean;
   /** The cross-encoder of recall's second stage on this device (null: none, the first-stage order stands). */
@@ -111,6 +113,7 @@ export const SETTING_DEFAULTS: SettingsShape = {
   'device.recall.funnel': true,
   'device.recall.hints': false,
   'device.recall.appendPrompt': false,
+  'device.index.triples': null,
   'device.recall.reranker': null,
   'device.recall.flaggedLines': 'drop',
   'llm.choice': null,

@@ -79,6 +79,31 @@ const CASES: MigrationCase[] = [
     from: 7,
     seed: { ...seedV3, communitySummaries: [{ id: 'community:rachio', signature: 's1', text: 'Irrigation parts.', llmId: 'm', at: 6 }] },
   },
+  // Version 8 (issue 12) adds the extracted units' triples: a new table, no row changes shape.
+  {
+    from: 8,
+    seed: {
+      ...seedV3,
+      triples: [
+        {
+          id: 'note-1#0',
+          noteId: 'note-1',
+          conversationId: 'conv-1',
+          messageId: 'msg-1',
+          noteHash: 'h1',
+          recipe: 'triples-1',
+          subject: null,
+          subjectText: 'You',
+          relation: 'decided to use',
+          object: 'Postgres',
+          entities: ['postgres'],
+          terms: ['decid', 'us', 'postgr'],
+          pairs: ['postgres\u0000decid', 'postgres\u0000us', 'postgres\u0000postgr'],
+          negated: false,
+        },
+      ],
+    },
+  },
 ];
 
 describe('schema migrations', () => {

@@ -22,6 +22,8 @@ export const INDEX_JOBS = {
   embed: 'index.embed',
   /** Rebuild everything from the vault (after a vault-file restore or merge). */
   rebuild: 'index.rebuild',
+  /** Write every extracted unit's triples again where an older recipe wrote them (queued at start). */
+  triples: 'index.triples',
 } as const;
 
 export interface IndexUpdatePayload {
@@ -61,6 +63,11 @@ export function indexEmbedJob(): JobSpec {
 /** Queue this after a vault file was restored or merged: the index is rebuilt from the records. */
 export function indexRebuildJob(): JobSpec {
   return { type: INDEX_JOBS.rebuild, payload: {}, priority: 5, maxAttempts: 10, dedupeKey: INDEX_JOBS.rebuild };
+}
+
+/** Queued at start when the stored triples were written by another recipe (services/index/triples.ts). */
+export function indexTriplesJob(): JobSpec {
+  return { type: INDEX_JOBS.triples, payload: {}, priority: 60, maxAttempts: 5, dedupeKey: INDEX_JOBS.triples };
 }
 
 /**
@@ -193,6 +200,8 @@ export interface EntityLinks {
   entity: { id: string; name: string; kind: 'person' | 'name' | 'title'; mentions: number };
   items: CandidateRecord[];
   neighbours: { id: string; name: string; weight: number }[];
+  /** What the extracted units say about it (their triples, core/graph/triples.ts), the ones it is the subject of first. */
+  facts: { noteId: string; subject: string; relation: string; object: string; negated: boolean }[];
 }
 
 /** An entity the vault names often (IndexApi.topEntities): in how many conversations, in how many documents. */

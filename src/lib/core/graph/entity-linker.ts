@@ -79,6 +79,9 @@ const notName = (word: string): boolean => NOT_NAMES.has(word) || /^i['’]\p{L}
  */
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/gu;
 
+/** `text` with its code blanked (same length, line breaks kept). */
+export const blankCode = (text: string): string => text.replace(CODE, (code) => code.replace(/[^\n]/gu, ' '));
+
 const RUN = /[\p{Lu}][\p{L}\p{N}'’&.-]*(?:\s+(?:of|de|la|von|van|der|the)?\s*[\p{Lu}][\p{L}\p{N}'’&.-]*)*/gu;
 const QUOTED = /["“]([^"”\n]{3,60})["”]/gu;
 
@@ -109,7 +112,7 @@ export function linkEntities(text: string, speaker: string | null = null): Entit
     else if (!opening && known.opening) out.set(key, { key, name: known.name, kind: known.kind });
   };
   if (speaker && !ROLES.has(speaker.trim().toLowerCase())) add(speaker.trim(), 'person');
-  const prose = text.replace(CODE, (code) => code.replace(/[^\n]/gu, ' '));
+  const prose = blankCode(text);
   for (const m of prose.matchAll(QUOTED)) add(m[1]!, 'title');
   // Quoted titles are linked whole; their words are not names of their own.
   const unquoted = prose.replace(QUOTED, (q) => ' '.repeat(q.length));

@@ -128,6 +128,15 @@ export interface GraphSearcher {
   hubs(): { p90: number; entitiesOf(id: string): readonly { id: string; mentions: number }[] } | null;
 }
 
+/** The extracted units' subject-relation-object triples (services/index/triples.ts), as recall reads them. */
+export interface TripleSearcher {
+  /**
+   * The documents holding the sources of the triples about the prompt's entities that say something
+   * it asks about (a unit's source chunk, or the kept note itself), best first, each with its best triple's line.
+   */
+  about(prompt: string, k: number): Promise<{ id: string; score: number; line: string }[]>;
+}
+
 /** The hints' own keyword index (hints.ts, hint-index.ts), as recall reads it. */
 export interface HintSearcher {
   /** The best `k` chunks and notes by their best-matching hint (with the query's index terms it holds), best first. */

@@ -9,7 +9,7 @@ import { err, ok, toVaultError, vaultError, type Result } from '../errors';
 import type { AttentionOptions } from './attention-gate';
 import { DEFAULT_CORE_COUNT } from './budget';
 import { dampen, DEFAULT_DAMPENING, type DampeningOptions } from './dampening';
-import type { CandidateRecord, GraphSearcher, ScopedSource, StructureSearcher } from './ports';
+import type { CandidateRecord, GraphSearcher, ScopedSource, StructureSearcher, TripleSearcher } from './ports';
 import { promptScope, type PromptScope } from './prompt-scope';
 import { decompose } from './decompose';
 import { runFunnel, DEFAULT_FUNNEL_WIDTH, MAX_WIDTH, type FunnelOptions } from './funnel';
@@ -28,6 +28,7 @@ import {
   searcherWeightsFor,
   DEFAULT_PER_LIST_K,
   HINT_WEIGHT,
+  type ExtraList,
   type RetrieveDeps,
   type RetrievalLists,
   type SearcherWeights,
@@ -62,6 +63,8 @@ export interface RecallDeps extends RetrieveDeps {
   wallClock?: () => number;
   /** The entity graph (walk, hub counts); absent: no graph list and no hub dampening. */
   graph?: GraphSearcher | null;
+  /** The extracted units' triples; absent: no triple list. */
+  triples?: TripleSearcher | null;
   /** The person's recent intents (the personalization prior); absent: no prior. */
   intentHistory?: () => Promise<IntentSample[]>;
   /** The GLOBAL view's units (summaries, thread maps, communities); absent: GLOBAL prompts read chunks and notes only. */
@@ -107,6 +110,11 @@ export interface RecallOptions {
    * out. Only LOCAL and HYBRID intents walk the graph.
    */
   graph?: number | false;
+  /**
+   * Weight of the triple list in the fusion (TRIPLE_WEIGHT by default); 0 or false leaves it out.
+   * Only LOCAL and HYBRID intents read the triples.
+   */
+  triples?: number | false;
   /**
    * The hints (hints.ts, retrieve.ts): off unless asked (measured: services/recall/README.md, "Hints");
    * true searches them at HINT_WEIGHT, a number at that weight. With the funnel off they are never searched.
@@ -196,11 +204,34 @@ async function graphList(
   options: RecallOptions,
   intent: IntentClassification | null,
   k: number,
-): Promise<{ ids: string[]; weight: number; kind: 'graph' } | null> {
+): Promise<ExtraList | null> {
   const weight = options.graph === false ? 0 : (options.graph ?? GRAPH_WEIGHT);
   if (!deps.graph || weight <= 0 || (intent && intent.mode === 'GLOBAL')) return null;
   const hits = await deps.graph.walk(prompt, Math.max(k, options.perListK ?? DEFAULT_PER_LIST_K));
   return hits.length > 0 ? { ids: hits.map((h) => h.id), weight, kind: 'graph' } : null;
+}
+
+/**
+ * The triple list: the sources of the extracted units' triples about the prompt's entities that say
+ * what it asks (services/index/triples.ts). Measured on LoCoMo dev with the extraction run first
+ * (`eval locomo --extract --triples W`, funnel, recall@10 / @1,000 tokens; services/recall/README.md,
+ * "Triples"): 0 0.7483 / 0.8358, 0.05 0.7520 / 0.8370, 0.1 0.7529 / 0.8391, 0.2 0.7531 / 0.8418,
+ * 0.3 0.7505 / 0.8425, 1 0.7259 / 0.8428. Chosen: the weight with the best recall@10 at which no
+ * category falls (0.2 lowers single-hop). A vault with no extracted units has no triples: nothing changes.
+ */
+export const TRIPLE_WEIGHT = 0.1;
+
+async function tripleList(
+  prompt: string,
+  deps: RecallDeps,
+  options: RecallOptions,
+  intent: IntentClassification | null,
+  k: number,
+): Promise<ExtraList | null> {
+  const weight = options.triples === false ? 0 : (options.triples ?? TRIPLE_WEIGHT);
+  if (!deps.triples || weight <= 0 || (intent && intent.mode === 'GLOBAL')) return null;
+  const hits = await deps.triples.about(prompt, Math.max(k, options.perListK ?? DEFAULT_PER_LIST_K));
+  return hits.length > 0 ? { ids: hits.map((h) => h.id), lines: hits.map((h) => h.line), weight, kind: 'triples' } : null;
 }
 
 const archetypeCache = new Map<string, Promise<ArchetypeVectors>>();
@@ -369,11 +400,14 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
         timings: { decomposeMs: t1 - t0, retrieveMs: clock() - t1, gateMs: 0, rerankMs: 0, totalMs: clock() - t0 },
       });
     }
-    const walked = await graphList(prompt, deps, options, intentClass, funnel.maxWidth);
+    const [walked, told] = await Promise.all([
+      graphList(prompt, deps, options, intentClass, funnel.maxWidth),
+      tripleList(prompt, deps, options, intentClass, funnel.maxWidth),
+    ]);
     // The plain fused ranking (funnel off) stays the searchers' own: no hints.
     const hintWeight = !funnel.enabled || !deps.hints || !options.hints ? 0 : options.hints === true ? HINT_WEIGHT : options.hints;
     const retrieval = await retrieve(decomposition.variants, deps, {
-      ...(walked ? { extra: [walked] } : {}),
+      extra: [walked, told].filter((l): l is ExtraList => l !== null),
       hintWeight,
       perListK: Math.max(options.perListK ?? DEFAULT_PER_LIST_K, funnel.maxWidth),
       limit: options.limit ?? funnel.maxWidth + 10,

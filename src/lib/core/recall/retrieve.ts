@@ -35,8 +35,11 @@ export interface RetrieveOptions {
    * better of the two, never adds to it.
    */
   hintWeight?: number;
-  /** Further ranked lists fused with the searchers' (the entity graph's walk). */
-  extra?: readonly (RankedList & { kind: 'graph' })[];
+  /**
+   * Further ranked lists fused with the searchers': the entity graph's walk, and the triples about the
+   * prompt's entities (`lines`: each id's triple, as the trace shows it).
+   */
+  extra?: readonly ExtraList[];
   signal?: AbortSignal;
 }
 
@@ -198,6 +201,8 @@ export interface Retrieval {
   unread: number;
 }
 
+export type ExtraList = RankedList & ({ kind: 'graph' } | { kind: 'triples'; lines: readonly string[] });
+
 export async function retrieve(variants: readonly QueryVariant[], deps: RetrieveDeps, options: RetrieveOptions = {}): Promise<Retrieval> {
   const lists = options.lists ?? 'hybrid';
   const w = options.weights ?? searcherWeightsFor(deps.embedder.kind);
@@ -213,7 +218,11 @@ export async function retrieve(variants: readonly QueryVariant[], deps: Retrieve
     ranked.filter((l) => l.ids.length > 0 && (l.weight ?? 1) > 0),
     options.rrfK ?? RRF_K,
   );
-  const graphRanks = new Map((options.extra ?? []).flatMap((l) => l.ids.map((id, i) => [id, i + 1] as const)));
+  const extra = options.extra ?? [];
+  const graphRanks = new Map(extra.flatMap((l) => (l.kind === 'graph' ? l.ids.map((id, i) => [id, i + 1] as const) : [])));
+  const triples = new Map(
+    extra.flatMap((l) => (l.kind === 'triples' ? l.ids.map((id, i) => [id, { rank: i + 1, line: l.lines[i] ?? '' }] as const) : [])),
+  );
   const top = fused.slice(0, options.limit ?? DEFAULT_RETRIEVE_LIMIT);
   const ids = top.map((f) => f.id);
   const [records, sims] = await Promise.all([
@@ -229,9 +238,16 @@ export async function retrieve(variants: readonly QueryVariant[], deps: Retrieve
     const s = signals.get(id) ?? emptySignals();
     const sim = sims.get(id);
     const graphRank = graphRanks.get(id);
+    const triple = triples.get(id);
     candidates.push({
       record,
-      signals: { ...s, rrf: score, vectorSimilarity: sim ?? s.vectorSimilarity, ...(graphRank !== undefined ? { graphRank } : {}) },
+      signals: {
+        ...s,
+        rrf: score,
+        vectorSimilarity: sim ?? s.vectorSimilarity,
+        ...(graphRank !== undefined ? { graphRank } : {}),
+        ...(triple ? { triple } : {}),
+      },
     });
   }
   return { candidates, unread: fused.length - candidates.length };

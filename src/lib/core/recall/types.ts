@@ -62,6 +62,11 @@ export interface RetrievalSignals {
   /** Rank (1-based) in the entity graph's walk; absent when the walk did not reach it. */
   graphRank?: number;
   /**
+   * Rank (1-based) in the triple list and the triple that put it there ("Caroline · researched ·
+   * adoption agencies"); absent when no triple about the prompt's entities did.
+   */
+  triple?: { rank: number; line: string };
+  /**
    * Best (lowest, 1-based) rank in the hint lists and the prompt's index terms (stemmed) that hint
    * holds; absent when no hint did.
    */

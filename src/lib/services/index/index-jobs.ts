@@ -5,7 +5,8 @@
  *   batch by batch with a checkpoint after each, then save, promote a finished switch, check health;
  * - index.rebuild: re-chunk the whole vault (after a vault file was restored or merged), drop what
  *   no longer exists, reload the indexes from the tables, clear the LLM's community summaries (written
- *   from the vault as it was) and queue embedding.
+ *   from the vault as it was), write every extracted unit's triples again and queue embedding;
+ * - index.triples: write the triples an older recipe wrote again (queued at start, triples.ts).
  * Every handler can be stopped between batches and resumed from its checkpoint.
  */
 import { INDEX_JOBS, indexEmbedJob, type IndexRebuildPayload, type IndexUpdatePayload } from '../../core/api/index-api';
@@ -15,6 +16,7 @@ import { withStoreTimeout } from '../../store/transaction';
 import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck, textsFor } from './embedding';
 import type { IndexParts } from './index-parts';
 import { loadState } from './load';
+import { syncAllTriples } from './triples';
 import { addCounts, reindexConversations, reindexNote, stepReader, type UpdateCounts } from './updates';
 
 const UPDATE_STEP = 25;
@@ -167,8 +169,17 @@ export function rebuildHandler(parts: IndexParts): JobHandler {
     await persist(parts);
     // The LLM's community summaries were written from the vault as it was: rewritten from this one.
     await new CommunitySummariesRepo(parts.vault.db).clear();
+    await syncAllTriples(parts.vault.db, { clear: true });
     await queueEmbedding(parts);
     return { conversations: done };
+  };
+}
+
+/** Writes the triples of every unit whose rows an older recipe wrote (or none yet), then marks them current. */
+export function triplesHandler(parts: IndexParts): JobHandler {
+  return async (ctx) => {
+    // Stopped (null), it runs again from the start: notes already current are skipped.
+    return syncAllTriples(parts.vault.db, { signal: ctx.signal, onProgress: (done, total) => ctx.progress(done, total, 'notes') });
   };
 }
 
@@ -177,5 +188,6 @@ export function indexHandlers(parts: IndexParts): Record<string, JobHandler> {
     [INDEX_JOBS.update]: updateHandler(parts),
     [INDEX_JOBS.embed]: embedHandler(parts),
     [INDEX_JOBS.rebuild]: rebuildHandler(parts),
+    [INDEX_JOBS.triples]: triplesHandler(parts),
   };
 }

@@ -7,6 +7,7 @@
 import { choiceId, type EmbedderChoice, type EmbeddingModelSpec } from '../../core/api/embedder';
 import {
   indexEmbedJob,
+  indexTriplesJob,
   type EntityLinks,
   type TopEntity,
   type HealthReport,
@@ -19,6 +20,7 @@ import type { CandidateRecord, LexicalHit, VectorHit } from '../../core/recall/p
 import type { JobHandler } from '../../store/job-runner';
 import type { RecallSources } from '../recall/recall-sources';
 import { linkEntities } from '../../core/graph/entity-linker';
+import { tripleLine } from '../../core/graph/triple';
 import type { ConversationSearchRequest, ConversationSearchResult } from '../../core/api/conversation-search';
 import { readCandidates, scopedNotes } from './candidates';
 import { searchConversations } from './conversation-search';
@@ -32,11 +34,15 @@ import { indexStatus } from './status';
 import { LEXICAL } from './vector-indexes';
 import { newestSessionUnits, STRUCTURE_ID, StructureView } from './structure-view';
 import { HintView } from './hint-view';
+import { triplesAbout, triplesCurrent, triplesFor } from './triples';
 
 export interface IndexServiceDeps extends IndexDeps {
   /** How vector searches are answered (default 'hnsw', as the app does). */
   vectorSearch?: VectorSearchMode;
 }
+
+/** Triples the entity panel lists at most. */
+const FACTS_SHOWN = 12;
 
 export class IndexService {
   readonly parts: IndexParts;
@@ -61,6 +67,11 @@ export class IndexService {
     const serving = this.parts.indexes.serving.choice;
     if (serving.kind !== 'lexical') void this.parts.embedders.get(serving).catch(() => undefined);
     if (!this.parts.readOnly && embedPlan(this.parts).length > 0) await this.queueEmbedding();
+    // Triples written by an older recipe (or by none: a vault from before them) are written again.
+    if (!this.parts.readOnly && !(await triplesCurrent(this.parts.vault.db))) {
+      await this.parts.vault.jobs.enqueue(indexTriplesJob(), this.parts.now());
+      this.onQueued();
+    }
   }
 
   /** A follower reloads what the leader saved. */
@@ -127,13 +138,46 @@ export class IndexService {
     return vector!;
   }
 
-  /** What the entity graph links to `name` (IndexApi.entityLinks). */
+  /** What the entity graph links to `name` (IndexApi.entityLinks), with the triples about it (its own first). */
   async entityLinks(name: string, limit = 50): Promise<EntityLinks | null> {
     const graph = this.parts.graph;
     const entity = graph.entity(name.trim());
     if (!entity) return null;
     const items = await this.candidates(graph.documentsOf(entity.id).sort().slice(0, limit));
-    return { entity, items, neighbours: graph.neighbours(entity.id, 12) };
+    const facts = (await triplesAbout(this.parts.vault.db, [entity.id]))
+      .sort((a, b) => Number(b.subject === entity.id) - Number(a.subject === entity.id) || (a.id < b.id ? -1 : 1))
+      .slice(0, FACTS_SHOWN)
+      .map((t) => ({ noteId: t.noteId, subject: t.subjectText, relation: t.relation, object: t.object, negated: t.negated }));
+    return { entity, items, neighbours: graph.neighbours(entity.id, 12), facts };
+  }
+
+  /**
+   * Recall's triple list (services/index/triples.ts): the triples about the prompt's entities that
+   * say what it asks, as the documents holding their sources (a kept note is its own document; a
+   * candidate's is the chunk of the message it was extracted from), best first.
+   */
+  async tripleHits(prompt: string, k: number): Promise<{ id: string; score: number; line: string }[]> {
+    const scored = await triplesFor(this.parts.vault.db, prompt);
+    if (scored.length === 0) return [];
+    const top = scored.slice(0, 4 * k);
+    const messageIds = [...new Set(top.map((s) => s.triple.messageId).filter((id): id is string => id !== null))];
+    const chunkOf = new Map<string, string>();
+    if (messageIds.length > 0) {
+      // The chunks' keys only (message id, chunk id), not their rows.
+      const found: [message: string, chunk: string][] = [];
+      await this.parts.vault.db.chunks
+        .where('messageIds')
+        .anyOf(messageIds)
+        .eachKey((key, cursor) => void found.push([String(key), String(cursor.primaryKey)]));
+      for (const [message, chunk] of found.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)))
+        if (!chunkOf.has(message) && this.parts.catalog.has(chunk)) chunkOf.set(message, chunk);
+    }
+    const hits = new Map<string, { id: string; score: number; line: string }>();
+    for (const { triple, score } of top) {
+      const id = this.parts.catalog.has(triple.noteId) ? triple.noteId : triple.messageId ? chunkOf.get(triple.messageId) : undefined;
+      if (id && !hits.has(id)) hits.set(id, { id, score, line: tripleLine(triple) });
+    }
+    return [...hits.values()].slice(0, k);
   }
 
   /** Full-text search over conversations (IndexApi.searchConversations). */
@@ -164,6 +208,7 @@ export class IndexService {
           ),
         hubs: () => ({ p90: this.parts.graph.p90(), entitiesOf: (id) => this.parts.graph.entitiesOf(id) }),
       },
+      triples: { about: (prompt, k) => this.tripleHits(prompt, k) },
       structure: {
         search: async (prompt, k) => (await this.structure.index()).search(prompt, k),
       },

@@ -20,6 +20,7 @@ import {
 import { conversationTextsOf } from './bm25-text';
 import { chunkMentions, noteMentions } from './entity-links';
 import type { IndexParts } from './index-parts';
+import { syncTriples } from './triples';
 
 export interface UpdateCounts {
   added: number;
@@ -133,8 +134,13 @@ export function stepReader(parts: IndexParts): StepReader {
   };
 }
 
-/** A resource note is chunked; a kept atomic note is one document; anything else leaves the index. */
+/**
+ * A resource note is chunked; a kept atomic note is one document; anything else leaves the index.
+ * The note's triples are written as it is now.
+ */
 export async function reindexNote(parts: IndexParts, noteId: string): Promise<UpdateCounts> {
+  // Its triples first (a candidate has no index entry, but has triples while a person may keep it).
+  await syncTriples(parts.vault.db, [noteId]);
   const note = await parts.vault.notes.get(noteId);
   const change = await resourceChange(parts.chunks, note, noteId, parts.sealer);
   const atomic = note && isIndexedNote(note) ? await noteEntry(note) : null;

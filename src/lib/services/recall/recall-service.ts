@@ -157,6 +157,7 @@ export class RecallService {
         embedder,
         store,
         ...(this.sources.graph ? { graph: this.sources.graph } : {}),
+        ...(this.sources.triples ? { triples: this.sources.triples } : {}),
         ...(this.sources.hints ? { hints: this.sources.hints } : {}),
         structure,
         scoped,

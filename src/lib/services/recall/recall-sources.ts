@@ -11,6 +11,7 @@ import type {
   LexicalSearcher,
   ScopedSource,
   StructureSearcher,
+  TripleSearcher,
   VectorSearcher,
 } from '../../core/recall/ports';
 
@@ -22,6 +23,8 @@ export interface RecallSources {
   store: CandidateStore;
   /** The entity graph (walk and hub counts); absent: recall runs without it. */
   graph?: GraphSearcher;
+  /** The extracted units' triples; absent: recall runs without them. */
+  triples?: TripleSearcher;
   /** The hints' keyword index; absent: recall runs without hints. */
   hints?: HintSearcher;
   /** The GLOBAL view's structural units; absent: GLOBAL prompts read chunks and notes only. */

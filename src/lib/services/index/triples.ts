@@ -1,0 +1,206 @@
+/**
+ * The triples table (issue 12, criterion 2): the subject-relation-object triples of every extracted
+ * unit a person may still keep (Inbox candidates and kept notes; not discarded, held or pasted
+ * documents), written by core/graph/triples.ts, with the unit's speaker as the first person.
+ *
+ * Written when a unit is written: by the extraction job for its new candidates, by the index update
+ * for a note a person kept, edited, discarded or deleted (note actions queue it), and for the whole
+ * vault by the index rebuild (after a restore or merge) and by `index.triples` (queued at start when
+ * the rows were written by another recipe, e.g. by an older version). Read by the entities they
+ * name: recall's triple list (`tripleList`) and the entity panel's facts.
+ */
+import { isHeld } from '../../core/curate/held';
+import { TRIPLE_RECIPE } from '../../core/graph/triple';
+import { linkEntities } from '../../core/graph/entity-linker';
+import { contentWords } from '../../core/recall/text-features';
+import type * as TriplesModule from '../../core/graph/triples';
+import type { NoteRecord, StoredTriple } from '../../core/records';
+import type { VaultDb } from '../../store/schema';
+import { runTx, withStoreTimeout } from '../../store/transaction';
+import { stemmer } from 'stemmer';
+
+export const TRIPLES_SETTING = 'device.index.triples';
+
+/** Units whose triples are kept: what a person may still keep or has kept, and not a pasted document. */
+export const hasTriples = (note: NoteRecord): boolean =>
+  (note.status === 'provisional' || note.status === 'kept') && note.tier !== 'resource' && note.tier !== 'web' && !isHeld(note);
+
+/** The triple extractor, loaded on first use (it brings compromise, core/graph/triples.ts). */
+type Extractor = typeof TriplesModule.extractTriples;
+let extractor: Promise<Extractor> | null = null;
+function loadExtractor(): Promise<Extractor> {
+  extractor ??= import('../../core/graph/triples').then((m) => m.extractTriples);
+  extractor.catch(() => (extractor = null));
+  return extractor;
+}
+
+/** The rows of one note's triples (none when it has no triples to keep). */
+export async function tripleRows(note: NoteRecord, speaker: string | null): Promise<StoredTriple[]> {
+  if (!hasTriples(note)) return [];
+  const extractTriples = await loadExtractor();
+  return extractTriples(note.text, speaker).map((t, i) => ({
+    id: `${note.id}#${i}`,
+    noteId: note.id,
+    conversationId: note.conversationId,
+    messageId: note.sourceMessageIds[0] ?? null,
+    noteHash: note.contentHash,
+    recipe: TRIPLE_RECIPE,
+    ...t,
+    pairs: t.entities.flatMap((entity) => t.terms.map((term) => pairKey(entity, term))),
+  }));
+}
+
+/**
+ * Writes the triples of the notes with these ids as they are now (a missing note: its rows go).
+ * Notes whose rows are current (same text, same recipe) are left alone. Returns the rows written.
+ */
+export async function syncTriples(db: VaultDb, noteIds: readonly string[]): Promise<number> {
+  if (noteIds.length === 0) return 0;
+  const ids = [...new Set(noteIds)];
+  const notes = await withStoreTimeout(db.notes.bulkGet(ids), { label: 'reading notes for their triples' });
+  const stored = await withStoreTimeout(db.triples.where('noteId').anyOf(ids).toArray(), { label: 'reading stored triples' });
+  const storedOf = new Map<string, StoredTriple[]>();
+  for (const row of stored) storedOf.set(row.noteId, [...(storedOf.get(row.noteId) ?? []), row]);
+  const stale = ids.filter((id, i) => {
+    const note = notes[i];
+    const rows = storedOf.get(id) ?? [];
+    if (!note || !hasTriples(note)) return rows.length > 0;
+    return rows.length === 0 || rows.some((r) => r.noteHash !== note.contentHash || r.recipe !== TRIPLE_RECIPE);
+  });
+  if (stale.length === 0) return 0;
+  const staleNotes = notes.filter((n): n is NoteRecord => n !== undefined && stale.includes(n.id));
+  const messageIds = staleNotes.map((n) => n.sourceMessageIds[0]).filter((id): id is string => id !== undefined);
+  const messages = await withStoreTimeout(db.messages.bulkGet(messageIds), { label: 'reading the speakers of notes' });
+  const speakerOf = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m.speaker ?? null]));
+  const rows: StoredTriple[] = [];
+  for (const note of staleNotes) rows.push(...(await tripleRows(note, speakerOf.get(note.sourceMessageIds[0] ?? '') ?? null)));
+  await runTx(
+    db,
+    'rw',
+    db.triples,
+    async () => {
+      await db.triples.where('noteId').anyOf(stale).delete();
+      await db.triples.bulkPut(rows);
+    },
+    { label: 'saving triples' },
+  );
+  return rows.length;
+}
+
+/** Notes read per step of `syncAllTriples`. */
+const STEP = 500;
+
+/**
+ * Writes the triples of every note again where they are not current, a step of notes at a time,
+ * and drops rows of notes that are gone; `clear` first drops every row (after a restore or merge).
+ * Marks the table current (TRIPLES_SETTING) at the end.
+ */
+export async function syncAllTriples(
+  db: VaultDb,
+  options: { clear?: boolean; signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+): Promise<{ notes: number; triples: number } | null> {
+  if (options.clear) await runTx(db, 'rw', db.triples, () => db.triples.clear(), { label: 'clearing triples' });
+  const ids = (await withStoreTimeout(db.notes.toCollection().primaryKeys(), { label: 'listing notes' })).map(String);
+  let written = 0;
+  for (let at = 0; at < ids.length; at += STEP) {
+    if (options.signal?.aborted) return null;
+    written += await syncTriples(db, ids.slice(at, at + STEP));
+    options.onProgress?.(Math.min(ids.length, at + STEP), ids.length);
+  }
+  const known = new Set(ids);
+  const orphans = ((await withStoreTimeout(db.triples.toCollection().keys(), { label: 'listing triples' })) as string[]).filter(
+    (id) => !known.has(id.slice(0, id.lastIndexOf('#'))),
+  );
+  if (orphans.length) await runTx(db, 'rw', db.triples, () => db.triples.bulkDelete(orphans), { label: 'dropping triples' });
+  await runTx(db, 'rw', db.settings, () => db.settings.put({ key: TRIPLES_SETTING, value: TRIPLE_RECIPE }), {
+    label: 'marking triples current',
+  });
+  return { notes: ids.length, triples: written };
+}
+
+/** True when every stored triple was written by the current recipe. */
+export async function triplesCurrent(db: VaultDb): Promise<boolean> {
+  const row = await withStoreTimeout(db.settings.get(TRIPLES_SETTING), { label: 'reading the triples marker' });
+  return row?.value === TRIPLE_RECIPE;
+}
+
+/** Rows read for one entity at most (a speaker of a long transcript may have thousands). */
+const MAX_ROWS = 5_000;
+/** Rows recall reads at most: those naming a prompt entity and holding one of its words. */
+const MAX_MATCHES = 2_000;
+
+/** The key a triple is found by for one of its entities and one of its terms. */
+export const pairKey = (entity: string, term: string): string => `${entity}\u0000${term}`;
+
+/** A prompt's word as the triples' terms are written (a question asks with a verb's base: "did she go"). */
+const stem = (w: string): string => stemmer(w);
+
+/** The current triples that name any of `keys` (entity keys), at most `MAX_ROWS`. */
+export async function triplesAbout(db: VaultDb, keys: readonly string[]): Promise<StoredTriple[]> {
+  if (keys.length === 0) return [];
+  const rows = await withStoreTimeout(
+    db.triples
+      .where('entities')
+      .anyOf([...keys])
+      .limit(MAX_ROWS)
+      .toArray(),
+    {
+      label: 'reading triples',
+    },
+  );
+  const seen = new Set<string>();
+  return rows.filter((r) => r.recipe === TRIPLE_RECIPE && !seen.has(r.id) && seen.add(r.id));
+}
+
+export interface ScoredTriple {
+  triple: StoredTriple;
+  /** The share of the prompt's own words (its entities' aside) the triple's relation and object hold. */
+  score: number;
+}
+
+/** The prompt's entities (keys) and its other content words, stemmed as the triples' terms are. */
+export function promptTerms(prompt: string): { entities: string[]; asked: Set<string> } {
+  const mentions = linkEntities(prompt);
+  const named = new Set(mentions.flatMap((m) => m.key.split(/\s+/u)));
+  const asked = new Set(
+    contentWords(prompt)
+      .map((w) => w.replace(/'s$/u, ''))
+      .filter((w) => !named.has(w))
+      .map(stem),
+  );
+  return { entities: mentions.map((m) => m.key), asked };
+}
+
+/**
+ * The current triples naming one of the prompt's entities and holding one of its other words, read
+ * by their entity-term keys (one indexed read, never every triple of a speaker), scored.
+ */
+export async function triplesFor(db: VaultDb, prompt: string): Promise<ScoredTriple[]> {
+  const { entities, asked } = promptTerms(prompt);
+  if (entities.length === 0 || asked.size === 0) return [];
+  const keys = entities.flatMap((entity) => [...asked].map((term) => pairKey(entity, term)));
+  const rows = await withStoreTimeout(db.triples.where('pairs').anyOf(keys).limit(MAX_MATCHES).toArray(), { label: 'reading triples' });
+  const seen = new Set<string>();
+  return scoreTriples(
+    prompt,
+    rows.filter((r) => r.recipe === TRIPLE_RECIPE && !seen.has(r.id) && seen.add(r.id)),
+  );
+}
+
+/**
+ * The triples about the prompt's entities that say something the prompt asks about: each scored by
+ * the share of the prompt's content words (stemmed, the entities' own words left out) its terms
+ * hold; none without one such word. Best first.
+ */
+export function scoreTriples(prompt: string, triples: readonly StoredTriple[]): ScoredTriple[] {
+  const { asked } = promptTerms(prompt);
+  if (asked.size === 0) return [];
+  const scored: ScoredTriple[] = [];
+  for (const triple of triples) {
+    const said = new Set(triple.terms);
+    let hits = 0;
+    for (const w of asked) if (said.has(w)) hits++;
+    if (hits > 0) scored.push({ triple, score: hits / asked.size });
+  }
+  return scored.sort((a, b) => b.score - a.score || (a.triple.id < b.triple.id ? -1 : a.triple.id > b.triple.id ? 1 : 0));
+}
