@@ -66,11 +66,18 @@ describe('extractTriples', () => {
   });
 
   it('keeps a number with a thousands comma whole in the object', () => {
-    expect(one('The roofer quoted $4,000 for the new gutters.')).toMatchObject({
+    expect(one('The roofer quoted $4,000 for the gutters on Maple Street.')).toMatchObject({
       subject: null,
       subjectText: 'The roofer',
-      object: '$4,000 for the new gutters',
+      object: '$4,000 for the gutters on Maple Street',
+      entities: ['maple street'],
     });
+  });
+
+  it('gives nothing for a sentence that names no entity, unless a named speaker said it', () => {
+    expect(extractTriples('The roofer quoted a price for the new gutters.')).toEqual([]);
+    expect(extractTriples('I replaced the gutters last week.')).toEqual([]);
+    expect(one('I replaced the gutters last week.', 'Jon')).toMatchObject({ subject: 'jon', entities: ['jon'] });
   });
 
   it('gives nothing for questions, unresolved pronouns, photo captions and code', () => {
@@ -82,8 +89,8 @@ describe('extractTriples', () => {
 
   it('gives no subject to an opening adverb, a plural or an activity opening the sentence, or an address', () => {
     expect(extractTriples('Recently, I had a setback at work.', 'Melanie')).toEqual([]);
-    expect(one('Pets are awesome for joy and comfort.').subject).toBeNull();
-    expect(one('Transitioning was not easy.').subject).toBeNull();
+    expect(one('Pets are awesome company for Luna.').subject).toBeNull();
+    expect(one('Transitioning was not easy for Caroline.').subject).toBeNull();
     expect(extractTriples('Caroline, those lessons are great.', 'Melanie')).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  */
 
 /** The version of what `extractTriples` gives: stored rows of an older recipe are written again. */
-export const TRIPLE_RECIPE = 'triples-1';
+export const TRIPLE_RECIPE = 'triples-2';
 
 export interface Triple {
   /** Entity key of the subject; null: the person of a chat export, or a common noun phrase. */

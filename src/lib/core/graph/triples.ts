@@ -12,7 +12,8 @@
  *   the unit wrote it.
  * - Other pronouns ("she", "it", "they", "you", "this") are not resolved (no coreference here): the
  *   sentence gives no triple. A common noun phrase ("the roofer") stays a subject with no entity.
- * - Questions, bracketed photo captions and code give none.
+ * - Questions, bracketed photo captions and code give none, and so does a sentence that names no
+ *   entity (subject or object): the triples are found by their entities, so one with none would never be read.
  *
  * The triple's `entities` are the linked names in its subject and object (entity-linker.ts), by key:
  * what the triples table is searched by (services/index/triples.ts). Measured on the LoCoMo dev
@@ -93,6 +94,9 @@ export function extractTriples(text: string, speaker: string | null = null): Tri
   const speakerName = ROLE_NAMES[role] !== undefined ? ROLE_NAMES[role] : speaker?.trim() || null;
   const speakerKey = speakerName && ROLE_NAMES[role] === undefined ? (linkEntities('', speakerName)[0]?.key ?? null) : null;
   const out: Triple[] = [];
+  // A triple is found by the entities it names: a unit that names none, said by no named speaker,
+  // gives none worth keeping, and is not parsed (most units of a chat export, where the user is unnamed).
+  if (speakerKey === null && linkEntities(prose).length === 0) return [];
   for (const parsed of nlp(prose).sentences().json() as ParsedSentence[]) {
     const original = squash(parsed.text ?? '');
     if (!original || /\?\s*["'”’]?$/u.test(original)) continue;
@@ -149,6 +153,7 @@ export function extractTriples(text: string, speaker: string | null = null): Tri
     }
     const entities = [...new Set([...(subjectKey ? [subjectKey] : []), ...linkEntities(object).map((m) => m.key)])];
     const terms = [...new Set(contentWords(`${relation} ${object}`).map((w) => stemmer(verbBase(w) ?? w.replace(/'s$/u, ''))))];
+    if (entities.length === 0) continue;
     out.push({ subject: subjectKey, subjectText: written, relation, object, entities, terms, negated: NEGATION.test(relation) });
   }
   return out;
