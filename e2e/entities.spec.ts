@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
 import { InboxPage } from './pages/inbox';
+import { RecallPage } from './pages/recall';
 
 const TRIP = [
   'User: My sister Maria and I are planning a week in Lisbon in June. Should we stay in Alfama?',
@@ -42,4 +43,12 @@ test("a message's entities are chips typed by the tagger (person, place, date); 
   await expect(facts).toHaveCount(2);
   await expect(links.getByTestId('entity-facts')).toContainText('You are planning a week in Lisbon in June');
   await expect(links.getByTestId('entity-facts')).toContainText('Alfama suits a first visit to Lisbon');
+
+  // Recall: the item a triple about the prompt's entity found says which triple it was.
+  const recall = new RecallPage(page);
+  await recall.open();
+  await recall.input.fill('Where will we book for Maria?');
+  await recall.input.press('Enter');
+  const found = recall.memories.filter({ hasText: 'we will book Alfama' }).first();
+  await expect(found.getByTestId('recall-result-triple')).toHaveText('Found by what it says: You · will book · Alfama for Maria');
 });
