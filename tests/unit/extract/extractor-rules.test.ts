@@ -499,6 +499,17 @@ describe('round 7: structured replies', () => {
     expect(await categories('user', 'Let me go with the blue one.')).toEqual(['Decisions']);
   });
 
+  it('a request to the assistant ("Tell me a joke", "Give me three names ...") is what the person asked about, not their task (a real export\'s miss)', async () => {
+    expect(shown(await run(say('user', 'Tell me a joke.')))).toEqual([['Topics', 'A joke.']]);
+    expect(shown(await run(say('user', 'Give me three names for a grey cat who likes boxes.')))).toEqual([
+      ['Topics', 'Three names for a grey cat who likes boxes.'],
+    ]);
+    expect(shown(await run(say('user', 'Show me how to set up the backups.')))).toEqual([['Topics', 'Set up the backups.']]);
+    // A reminder asked for is still the person's task; a task of their own still is one.
+    expect(await categories('user', 'Remind me to call the plumber on Friday.')).toEqual(['Action Items']);
+    expect(await categories('user', 'Tell the landlord about the leak on Monday.')).toEqual(['Action Items']);
+  });
+
   it("an example given under a question picks nothing the assistant offered (a real export's miss)", async () => {
     const units = await run(
       say('assistant', 'Consider a regex filter on user input, or a whitelist of allowed patterns.'),

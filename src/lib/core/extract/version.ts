@@ -19,8 +19,10 @@
  *    not an imperative choice; an example given ("For example, X - should we ...?") adopts nothing.
  * 8: a list item's number left at a unit's start by a split after a colon is dropped
  *    ("... approaches: 1) Read files in chunks" -> "Read files in chunks").
+ * 9: a user's request to the assistant ("Tell me a joke.", "Give me three names for ...", "Show me
+ *    how to ...") is a Topic, what they asked about, not an Action Item (a real export's Inbox).
  */
-export const EXTRACTOR_VERSION = 8;
+export const EXTRACTOR_VERSION = 9;
 
 /** The version a stored candidate came from (records written before versions existed are version 1). */
 export function extractorVersionOf(review: { extractorVersion?: number } | undefined): number {
