@@ -10,6 +10,9 @@
  * from every chunk, as a load does), index.hints.100k.build_s (every chunk's hints, core/recall/hints.ts,
  * made as the index service makes them once a recall asks for hints), recall.100k.query_hints_on_p95_ms
  * (the questions asked once more with the hints on; they are off by default),
+ * index.triples.100k.build_s (each chunk's first 300 characters read as a unit of its speaker by the
+ * triple extractor, core/graph/triples.ts, and its triples written to the table) and recall.100k.query_triples_p95_ms
+ * (the questions asked once more, the triple list, on by default, reading that table),
  * index.structure.100k.build_s (the GLOBAL view's structural index:
  * summaries, thread maps and entity communities, as the first GLOBAL or HYBRID recall builds it; the
  * bench vault is imported and indexed, not extracted, so it holds communities only), index.load.100k.node.seconds (the built index opened again from the
@@ -102,6 +105,47 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
     if (!outcome.ok) throw new Error(outcome.error.message);
   }
   ctx.log(`queries with the hints on: p50 ${latencies(withHints).p50.toFixed(1)} ms, p95 ${latencies(withHints).p95.toFixed(1)} ms`);
+  // The triples (services/index/triples.ts), as extraction writes them for its units: here each chunk's
+  // first 300 characters are read as one unit of its speaker (the bench vault is imported, not
+  // extracted), which gives about as many triples per chunk as LoCoMo's extracted units give per turn
+  // (0.6 here, 0.8 there; only their first sentence gave 0.15). Then the same questions once more, the triple list
+  // reading them (it runs by default; over the empty table above it found nothing).
+  t = now();
+  const { extractTriples } = await import('../../src/lib/core/graph/triples');
+  const { TRIPLE_RECIPE } = await import('../../src/lib/core/graph/triple');
+  const { pairKey } = await import('../../src/lib/services/index/triples');
+  const { chunkSpeaker } = await import('../../src/lib/services/index/entity-links');
+  let triples = 0;
+  let parseMs = 0;
+  for await (const page of index.service.parts.chunks.pages()) {
+    const parsing = now();
+    const rows = page.flatMap((chunk) =>
+      extractTriples(chunk.text.slice(0, 300), chunkSpeaker(chunk)).map((tr, i) => ({
+        id: `bench-${chunk.id}#${i}`,
+        noteId: `bench-${chunk.id}`,
+        conversationId: chunk.conversationId,
+        messageId: chunk.messageIds[0] ?? null,
+        noteHash: chunk.contentHash,
+        recipe: TRIPLE_RECIPE,
+        ...tr,
+        pairs: tr.entities.flatMap((entity) => tr.terms.map((term) => pairKey(entity, term))),
+      })),
+    );
+    parseMs += now() - parsing;
+    await vault.db.triples.bulkPut(rows);
+    triples += rows.length;
+  }
+  const triplesS = (now() - t) / 1000;
+  const withTriples: number[] = [];
+  for (const question of questions) {
+    const started = now();
+    const outcome = await recaller.answer({ prompt: question }, { now: Date.UTC(2025, 0, 1), writeBack: false });
+    withTriples.push(now() - started);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+  }
+  ctx.log(
+    `triples: ${triples} from ${units} chunks in ${triplesS.toFixed(1)} s (parsing ${(parseMs / 1000).toFixed(1)} s); queries reading them: p50 ${latencies(withTriples).p50.toFixed(1)} ms, p95 ${latencies(withTriples).p95.toFixed(1)} ms`,
+  );
   // The entity graph: built from every chunk as a load does, then walked from each question's entities.
   t = now();
   const graph = new EntityGraph();
@@ -158,6 +202,8 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
     { name: `index.graph.${label}.build_s`, unit: 's', values: [graphS], meta },
     { name: `index.hints.${label}.build_s`, unit: 's', values: [hintsS], meta: { ...meta, hints: index.service.hints.progress } },
     { name: `recall.${label}.query_hints_on_p95_ms`, unit: 'ms', values: [latencies(withHints).p95], meta: { ...meta, hints: true } },
+    { name: `index.triples.${label}.build_s`, unit: 's', values: [triplesS], meta: { ...meta, triples } },
+    { name: `recall.${label}.query_triples_p95_ms`, unit: 'ms', values: [latencies(withTriples).p95], meta: { ...meta, triples } },
     { name: `index.structure.${label}.build_s`, unit: 's', values: [structureS], meta: { ...meta, units: built.counts() } },
     { name: `index.load.${label}.node.seconds`, unit: 's', values: loads, meta: { ...meta, store: 'fake-indexeddb (Node)' } },
   ];

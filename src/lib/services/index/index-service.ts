@@ -157,21 +157,24 @@ export class IndexService {
    * candidate's is the chunk of the message it was extracted from), best first.
    */
   async tripleHits(prompt: string, k: number): Promise<{ id: string; score: number; line: string }[]> {
-    const scored = await triplesFor(this.parts.vault.db, prompt);
-    if (scored.length === 0) return [];
-    const top = scored.slice(0, 4 * k);
+    const top = await triplesFor(this.parts.vault.db, prompt, 2 * k);
+    if (top.length === 0) return [];
     const messageIds = [...new Set(top.map((s) => s.triple.messageId).filter((id): id is string => id !== null))];
+    // A message's chunk is usually `<message id>#0`; a short turn merged into the chunk before it is
+    // found by the chunks' message index (keys only).
     const chunkOf = new Map<string, string>();
-    if (messageIds.length > 0) {
-      // The chunks' keys only (message id, chunk id), not their rows.
-      const found: [message: string, chunk: string][] = [];
-      await this.parts.vault.db.chunks
-        .where('messageIds')
-        .anyOf(messageIds)
-        .eachKey((key, cursor) => void found.push([String(key), String(cursor.primaryKey)]));
-      for (const [message, chunk] of found.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)))
-        if (!chunkOf.has(message) && this.parts.catalog.has(chunk)) chunkOf.set(message, chunk);
+    const merged: string[] = [];
+    for (const id of messageIds) {
+      if (this.parts.catalog.has(`${id}#0`)) chunkOf.set(id, `${id}#0`);
+      else merged.push(id);
     }
+    const holders = await Promise.all(merged.map((id) => this.parts.vault.db.chunks.where('messageIds').equals(id).primaryKeys()));
+    merged.forEach((id, i) => {
+      const chunk = holders[i]!.map(String)
+        .sort()
+        .find((c) => this.parts.catalog.has(c));
+      if (chunk) chunkOf.set(id, chunk);
+    });
     const hits = new Map<string, { id: string; score: number; line: string }>();
     for (const { triple, score } of top) {
       const id = this.parts.catalog.has(triple.noteId) ? triple.noteId : triple.messageId ? chunkOf.get(triple.messageId) : undefined;

@@ -52,7 +52,9 @@ export async function tripleRows(note: NoteRecord, speaker: string | null): Prom
 
 /**
  * Writes the triples of the notes with these ids as they are now (a missing note: its rows go).
- * Notes whose rows are current (same text, same recipe) are left alone. Returns the rows written.
+ * Notes whose rows are current (same text, same recipe) are left alone; a note that gives no triple
+ * has no row to say so and is read again (cheap: a unit naming no one is not parsed). Returns the
+ * rows written.
  */
 export async function syncTriples(db: VaultDb, noteIds: readonly string[]): Promise<number> {
   if (noteIds.length === 0) return 0;
@@ -126,8 +128,10 @@ export async function triplesCurrent(db: VaultDb): Promise<boolean> {
 
 /** Rows read for one entity at most (a speaker of a long transcript may have thousands). */
 const MAX_ROWS = 5_000;
-/** Rows recall reads at most: those naming a prompt entity and holding one of its words. */
+/** Triples recall reads per entity-term pair at most. */
 const MAX_MATCHES = 2_000;
+/** Entity-term pairs a prompt is looked up by at most. */
+const MAX_KEYS = 64;
 
 /** The key a triple is found by for one of its entities and one of its terms. */
 export const pairKey = (entity: string, term: string): string => `${entity}\u0000${term}`;
@@ -172,19 +176,37 @@ export function promptTerms(prompt: string): { entities: string[]; asked: Set<st
 }
 
 /**
- * The current triples naming one of the prompt's entities and holding one of its other words, read
- * by their entity-term keys (one indexed read, never every triple of a speaker), scored.
+ * The best current triples naming one of the prompt's entities and holding one of its other words,
+ * at most `limit`: ranked from the entity-term index's keys alone (which of the prompt's words each
+ * triple holds), then only the best rows read. Never every triple of a speaker.
  */
-export async function triplesFor(db: VaultDb, prompt: string): Promise<ScoredTriple[]> {
+export async function triplesFor(db: VaultDb, prompt: string, limit: number): Promise<ScoredTriple[]> {
   const { entities, asked } = promptTerms(prompt);
-  if (entities.length === 0 || asked.size === 0) return [];
-  const keys = entities.flatMap((entity) => [...asked].map((term) => pairKey(entity, term)));
-  const rows = await withStoreTimeout(db.triples.where('pairs').anyOf(keys).limit(MAX_MATCHES).toArray(), { label: 'reading triples' });
-  const seen = new Set<string>();
-  return scoreTriples(
-    prompt,
-    rows.filter((r) => r.recipe === TRIPLE_RECIPE && !seen.has(r.id) && seen.add(r.id)),
+  if (entities.length === 0 || asked.size === 0 || limit <= 0) return [];
+  const keys = entities.flatMap((entity) => [...asked].map((term) => ({ key: pairKey(entity, term), term }))).slice(0, MAX_KEYS);
+  // One keys-only read per entity-term pair (getAllKeys underneath): a cursor over all of them is
+  // several times slower in fake-indexeddb, and reads nothing more.
+  const found = await withStoreTimeout(
+    Promise.all(keys.map(({ key }) => db.triples.where('pairs').equals(key).limit(MAX_MATCHES).primaryKeys())),
+    { label: 'reading the triples index' },
   );
+  const held = new Map<string, Set<string>>();
+  found.forEach((ids, i) => {
+    for (const id of ids) {
+      const terms = held.get(String(id)) ?? new Set<string>();
+      terms.add(keys[i]!.term);
+      held.set(String(id), terms);
+    }
+  });
+  const best = [...held]
+    .map(([id, terms]) => ({ id, score: terms.size / asked.size }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, limit);
+  const rows = await withStoreTimeout(db.triples.bulkGet(best.map((b) => b.id)), { label: 'reading triples' });
+  return best.flatMap((b, i) => {
+    const triple = rows[i];
+    return triple && triple.recipe === TRIPLE_RECIPE ? [{ triple, score: b.score }] : [];
+  });
 }
 
 /**
