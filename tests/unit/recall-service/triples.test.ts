@@ -11,6 +11,8 @@ import { scoreTriples, syncAllTriples, syncTriples, TRIPLES_SETTING } from '../.
 import { openInProcessIndex } from '../../../src/lib/services/index/in-process';
 import type { StoredTriple } from '../../../src/lib/core/records';
 import { CAT, GARDEN, chatVault, type ChatVault } from './chat-vault';
+import { extractAndStore, termNeighbours } from '../../../src/lib/services/extraction/extract-job';
+import { freshVault, importText } from '../extract-job/helpers';
 
 let open: ChatVault | null = null;
 afterEach(async () => {
@@ -78,6 +80,26 @@ describe('the triples table', () => {
     const count = await db.triples.count();
     const again = await syncAllTriples(db, { clear: true });
     expect(again).toEqual({ notes: ids.length, triples: count });
+  });
+});
+
+describe('a failure to write triples', () => {
+  it('loses no candidate: the extraction stores them and marks the table stale for the next start', async () => {
+    const vault = await freshVault();
+    try {
+      await vault.db.settings.put({ key: TRIPLES_SETTING, value: TRIPLE_RECIPE });
+      vault.db.triples.hook('creating', () => {
+        throw new Error('disk full');
+      });
+      const [id] = await importText(vault, CAT, 'cat.txt');
+      const { notes } = await extractAndStore({ vault, neighbours: termNeighbours(vault), llm: () => null }, id!);
+      expect(notes.length).toBeGreaterThan(0);
+      expect(await vault.db.notes.count()).toBe(notes.length);
+      expect(await vault.db.triples.count()).toBe(0);
+      expect(await vault.db.settings.get(TRIPLES_SETTING)).toBeUndefined();
+    } finally {
+      await vault.db.delete();
+    }
   });
 });
 

@@ -31,7 +31,7 @@ import { writeSummary } from '../../store/summaries-repo';
 import type { Vault } from '../../store/vault';
 import { isVisibleMessage } from '../index/documents';
 import { isStaleCandidate } from './reextract';
-import { syncTriples } from '../index/triples';
+import { markTriplesStale, syncTriples } from '../index/triples';
 
 /** Similar existing notes for a candidate text, best first (the index's search, or term overlap). */
 export interface NeighbourSource {
@@ -213,11 +213,12 @@ export async function extractAndStore(deps: ExtractJobDeps, conversationId: stri
     written.push(note);
     deps.neighbours.added?.([note]);
   }
-  // The new candidates' triples (services/index/triples.ts); the index update of a note action writes later ones.
+  // The new candidates' triples (services/index/triples.ts); the index update of a note action writes
+  // later ones. They are derived: a failure loses no candidate, and the next start writes them.
   await syncTriples(
     vault.db,
     written.map((n) => n.id),
-  );
+  ).catch(() => markTriplesStale(vault.db));
   const replaced = await replaceStale(deps, conversationId, ownIds, now());
   options.onProgress?.(run.windows.length + 1, run.windows.length + 1);
   const result: ExtractJobResult = {

@@ -120,6 +120,15 @@ export async function syncAllTriples(
   return { notes: ids.length, triples: written };
 }
 
+/**
+ * Says the table is not current (the next start queues `index.triples`, which writes what is
+ * missing): for a writer whose triples failed (the extractor's chunk could not load, a write failed)
+ * and that must not fail its own work for them.
+ */
+export async function markTriplesStale(db: VaultDb): Promise<void> {
+  await runTx(db, 'rw', db.settings, () => db.settings.delete(TRIPLES_SETTING), { label: 'marking triples stale' });
+}
+
 /** True when every stored triple was written by the current recipe. */
 export async function triplesCurrent(db: VaultDb): Promise<boolean> {
   const row = await withStoreTimeout(db.settings.get(TRIPLES_SETTING), { label: 'reading the triples marker' });

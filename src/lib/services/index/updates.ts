@@ -20,7 +20,7 @@ import {
 import { conversationTextsOf } from './bm25-text';
 import { chunkMentions, noteMentions } from './entity-links';
 import type { IndexParts } from './index-parts';
-import { syncTriples } from './triples';
+import { markTriplesStale, syncTriples } from './triples';
 
 export interface UpdateCounts {
   added: number;
@@ -140,7 +140,8 @@ export function stepReader(parts: IndexParts): StepReader {
  */
 export async function reindexNote(parts: IndexParts, noteId: string): Promise<UpdateCounts> {
   // Its triples first (a candidate has no index entry, but has triples while a person may keep it).
-  await syncTriples(parts.vault.db, [noteId]);
+  // Derived: a failure does not stop the note's indexing, and the next start writes them.
+  await syncTriples(parts.vault.db, [noteId]).catch(() => markTriplesStale(parts.vault.db));
   const note = await parts.vault.notes.get(noteId);
   const change = await resourceChange(parts.chunks, note, noteId, parts.sealer);
   const atomic = note && isIndexedNote(note) ? await noteEntry(note) : null;
