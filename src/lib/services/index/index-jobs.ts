@@ -16,7 +16,7 @@ import { withStoreTimeout } from '../../store/transaction';
 import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck, textsFor } from './embedding';
 import type { IndexParts } from './index-parts';
 import { loadState } from './load';
-import { syncAllTriples } from './triples';
+import { markTriplesStale, syncAllTriples } from './triples';
 import { addCounts, reindexConversations, reindexNote, stepReader, type UpdateCounts } from './updates';
 
 const UPDATE_STEP = 25;
@@ -169,7 +169,8 @@ export function rebuildHandler(parts: IndexParts): JobHandler {
     await persist(parts);
     // The LLM's community summaries were written from the vault as it was: rewritten from this one.
     await new CommunitySummariesRepo(parts.vault.db).clear();
-    await syncAllTriples(parts.vault.db, { clear: true });
+    // Derived: a failure does not fail the rebuild; the next start writes them (index.triples).
+    await syncAllTriples(parts.vault.db, { clear: true }).catch(() => markTriplesStale(parts.vault.db));
     await queueEmbedding(parts);
     return { conversations: done };
   };
