@@ -112,24 +112,25 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
   // reading them (it runs by default; over the empty table above it found nothing).
   t = now();
   const { extractTriples } = await import('../../src/lib/core/graph/triples');
-  const { TRIPLE_RECIPE } = await import('../../src/lib/core/graph/triple');
-  const { pairKey } = await import('../../src/lib/services/index/triples');
+  const { storedTriple } = await import('../../src/lib/services/index/triples');
   const { chunkSpeaker } = await import('../../src/lib/services/index/entity-links');
   let triples = 0;
   let parseMs = 0;
   for await (const page of index.service.parts.chunks.pages()) {
     const parsing = now();
     const rows = page.flatMap((chunk) =>
-      extractTriples(chunk.text.slice(0, 300), chunkSpeaker(chunk)).map((tr, i) => ({
-        id: `bench-${chunk.id}#${i}`,
-        noteId: `bench-${chunk.id}`,
-        conversationId: chunk.conversationId,
-        messageId: chunk.messageIds[0] ?? null,
-        noteHash: chunk.contentHash,
-        recipe: TRIPLE_RECIPE,
-        ...tr,
-        pairs: tr.entities.flatMap((entity) => tr.terms.map((term) => pairKey(entity, term))),
-      })),
+      extractTriples(chunk.text.slice(0, 300), chunkSpeaker(chunk)).map((tr, i) =>
+        storedTriple(
+          {
+            noteId: `bench-${chunk.id}`,
+            conversationId: chunk.conversationId,
+            messageId: chunk.messageIds[0] ?? null,
+            noteHash: chunk.contentHash,
+          },
+          tr,
+          i,
+        ),
+      ),
     );
     parseMs += now() - parsing;
     await vault.db.triples.bulkPut(rows);

@@ -198,6 +198,23 @@ function funnelOptions(
  */
 export const GRAPH_WEIGHT = 0;
 
+/**
+ * The weight of an entity list (the graph's walk, the triples) for this prompt, and how many ids it
+ * may give; null when it is off, its source is absent, or the prompt is GLOBAL (read as a whole).
+ */
+function entityListPlan(
+  setting: number | false | undefined,
+  fallback: number,
+  present: boolean,
+  options: RecallOptions,
+  intent: IntentClassification | null,
+  k: number,
+): { weight: number; k: number } | null {
+  const weight = setting === false ? 0 : (setting ?? fallback);
+  if (!present || weight <= 0 || (intent && intent.mode === 'GLOBAL')) return null;
+  return { weight, k: Math.max(k, options.perListK ?? DEFAULT_PER_LIST_K) };
+}
+
 async function graphList(
   prompt: string,
   deps: RecallDeps,
@@ -205,10 +222,10 @@ async function graphList(
   intent: IntentClassification | null,
   k: number,
 ): Promise<ExtraList | null> {
-  const weight = options.graph === false ? 0 : (options.graph ?? GRAPH_WEIGHT);
-  if (!deps.graph || weight <= 0 || (intent && intent.mode === 'GLOBAL')) return null;
-  const hits = await deps.graph.walk(prompt, Math.max(k, options.perListK ?? DEFAULT_PER_LIST_K));
-  return hits.length > 0 ? { ids: hits.map((h) => h.id), weight, kind: 'graph' } : null;
+  const plan = entityListPlan(options.graph, GRAPH_WEIGHT, Boolean(deps.graph), options, intent, k);
+  if (!plan || !deps.graph) return null;
+  const hits = await deps.graph.walk(prompt, plan.k);
+  return hits.length > 0 ? { ids: hits.map((h) => h.id), weight: plan.weight, kind: 'graph' } : null;
 }
 
 /**
@@ -228,10 +245,10 @@ async function tripleList(
   intent: IntentClassification | null,
   k: number,
 ): Promise<ExtraList | null> {
-  const weight = options.triples === false ? 0 : (options.triples ?? TRIPLE_WEIGHT);
-  if (!deps.triples || weight <= 0 || (intent && intent.mode === 'GLOBAL')) return null;
-  const hits = await deps.triples.about(prompt, Math.max(k, options.perListK ?? DEFAULT_PER_LIST_K));
-  return hits.length > 0 ? { ids: hits.map((h) => h.id), lines: hits.map((h) => h.line), weight, kind: 'triples' } : null;
+  const plan = entityListPlan(options.triples, TRIPLE_WEIGHT, Boolean(deps.triples), options, intent, k);
+  if (!plan || !deps.triples) return null;
+  const hits = await deps.triples.about(prompt, plan.k);
+  return hits.length > 0 ? { ids: hits.map((h) => h.id), lines: hits.map((h) => h.line), weight: plan.weight, kind: 'triples' } : null;
 }
 
 const archetypeCache = new Map<string, Promise<ArchetypeVectors>>();

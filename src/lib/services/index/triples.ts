@@ -10,7 +10,7 @@
  * name: recall's triple list (`tripleList`) and the entity panel's facts.
  */
 import { isHeld } from '../../core/curate/held';
-import { TRIPLE_RECIPE } from '../../core/graph/triple';
+import { TRIPLE_RECIPE, type Triple } from '../../core/graph/triple';
 import { linkEntities } from '../../core/graph/entity-linker';
 import { contentWords } from '../../core/recall/text-features';
 import type * as TriplesModule from '../../core/graph/triples';
@@ -34,20 +34,32 @@ function loadExtractor(): Promise<Extractor> {
   return extractor;
 }
 
+/** The stored row of a unit's `n`th triple: its source, the recipe, and the entity-term keys recall finds it by. */
+export function storedTriple(
+  source: Pick<StoredTriple, 'noteId' | 'conversationId' | 'messageId' | 'noteHash'>,
+  triple: Triple,
+  n: number,
+): StoredTriple {
+  return {
+    id: `${source.noteId}#${n}`,
+    ...source,
+    recipe: TRIPLE_RECIPE,
+    ...triple,
+    pairs: triple.entities.flatMap((entity) => triple.terms.map((term) => pairKey(entity, term))),
+  };
+}
+
 /** The rows of one note's triples (none when it has no triples to keep). */
 export async function tripleRows(note: NoteRecord, speaker: string | null): Promise<StoredTriple[]> {
   if (!hasTriples(note)) return [];
   const extractTriples = await loadExtractor();
-  return extractTriples(note.text, speaker).map((t, i) => ({
-    id: `${note.id}#${i}`,
+  const source = {
     noteId: note.id,
     conversationId: note.conversationId,
     messageId: note.sourceMessageIds[0] ?? null,
     noteHash: note.contentHash,
-    recipe: TRIPLE_RECIPE,
-    ...t,
-    pairs: t.entities.flatMap((entity) => t.terms.map((term) => pairKey(entity, term))),
-  }));
+  };
+  return extractTriples(note.text, speaker).map((t, i) => storedTriple(source, t, i));
 }
 
 /**
