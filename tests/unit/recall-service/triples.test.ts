@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { INDEX_JOBS } from '../../../src/lib/core/api/index-api';
 import { TRIPLE_RECIPE } from '../../../src/lib/core/graph/triple';
 import { discardCandidates } from '../../../src/lib/store/note-actions';
-import { scoreTriples, syncAllTriples, syncTriples, TRIPLES_SETTING } from '../../../src/lib/services/index/triples';
+import { storedTriple, syncAllTriples, syncTriples, triplesFor, TRIPLES_SETTING } from '../../../src/lib/services/index/triples';
 import { openInProcessIndex } from '../../../src/lib/services/index/in-process';
 import type { StoredTriple } from '../../../src/lib/core/records';
 import { CAT, GARDEN, chatVault, type ChatVault } from './chat-vault';
@@ -126,26 +126,26 @@ describe('recall reads the triples', () => {
   });
 });
 
-describe('scoreTriples', () => {
-  const row = (relation: string, object: string, id = 'n#0', terms: string[] = []): StoredTriple => ({
-    id,
-    noteId: id.split('#')[0]!,
-    conversationId: null,
-    messageId: null,
-    noteHash: 'h',
-    recipe: TRIPLE_RECIPE,
-    subject: 'caroline',
-    subjectText: 'Caroline',
-    relation,
-    object,
-    entities: ['caroline'],
-    terms,
-    pairs: [],
-    negated: false,
-  });
+describe("triplesFor (the triple list's read)", () => {
+  const row = (relation: string, object: string, id = 'n#0', terms: string[] = [], entity = 'caroline'): StoredTriple =>
+    storedTriple(
+      { noteId: id.split('#')[0]!, conversationId: null, messageId: null, noteHash: 'h' },
+      { subject: entity, subjectText: 'Caroline', relation, object, entities: [entity], terms, negated: false },
+      Number(id.split('#')[1] ?? 0),
+    );
+  /** The rows stored in a fresh vault, then read for `prompt` as recall reads them. */
+  async function scoreTriples(prompt: string, rows: StoredTriple[]) {
+    const vault = await freshVault();
+    try {
+      await vault.db.triples.bulkPut(rows);
+      return await triplesFor(vault.db, prompt, 10);
+    } finally {
+      await vault.db.delete();
+    }
+  }
 
-  it("scores by the share of the prompt's own words (stemmed) a triple's terms hold, the entity's name aside", () => {
-    const scored = scoreTriples('When did Caroline go to the support group?', [
+  it("scores by the share of the prompt's own words (stemmed) a triple's terms hold, the entity's name aside", async () => {
+    const scored = await scoreTriples('When did Caroline go to the support group?', [
       row('went', 'to a LGBTQ support group yesterday', 'a#0', ['go', 'lgbtq', 'support', 'group', 'yesterdai']),
       row('painted', 'a sunset', 'b#0', ['paint', 'sunset']),
       row('joined', 'a group', 'c#0', ['join', 'group']),
@@ -155,11 +155,13 @@ describe('scoreTriples', () => {
     expect(scored[1]!.score).toBeCloseTo(1 / 3);
   });
 
-  it('finds nothing when the prompt asks nothing beyond its entities, possessives included', () => {
-    expect(scoreTriples('Caroline?', [row('went', 'home', 'a#0', ['go', 'home'])])).toEqual([]);
+  it('finds nothing when the prompt asks nothing beyond its entities, possessives included', async () => {
+    expect(await scoreTriples('Caroline?', [row('went', 'home', 'a#0', ['go', 'home'])])).toEqual([]);
     // "October's" is the entity October: its word is no match of its own.
-    expect(scoreTriples("Who sends the images for October's feature?", [row('renews', 'in October', 'a#0', ['renew', 'octob'])])).toEqual(
-      [],
-    );
+    expect(
+      await scoreTriples("Who sends the images for October's feature?", [
+        row('renews', 'in October', 'a#0', ['renew', 'octob'], 'october'),
+      ]),
+    ).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ export interface Triple {
   entities: string[];
   /**
    * The relation's and object's content words, stemmed, an irregular verb at its base first ("went"
-   * -> "go"): what a prompt's words are matched with (services/index/triples.ts, `scoreTriples`).
+   * -> "go"): what a prompt's words are matched with (services/index/triples.ts, `triplesFor`).
    */
   terms: string[];
   negated: boolean;

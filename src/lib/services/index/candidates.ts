@@ -11,8 +11,7 @@ import type { ChunkRecord, ConversationRecord, MessageRecord, NoteRecord } from 
 import { countTokens, loadTokenCounter } from '../../core/text/token-count';
 import { withStoreTimeout } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
-import { isHeld } from '../../core/curate/held';
-import { isIndexedNote, isIndexedResource } from './documents';
+import { isInboxCandidate, isIndexedNote, isIndexedResource } from './documents';
 
 async function byId<T extends { id: string }>(
   read: (ids: string[]) => Promise<(T | undefined)[]>,
@@ -72,9 +71,6 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
     ...(note.pinned ? { notePinned: true } : {}),
   };
 }
-
-/** An Inbox candidate a person would see: provisional, not held for review, not a resource or web page. */
-const isInboxCandidate = (n: NoteRecord): boolean => n.status === 'provisional' && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n);
 
 /**
  * An Inbox candidate nobody has reviewed is the chat's claim, not the person's: chat weight, as its

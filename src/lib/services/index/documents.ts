@@ -27,6 +27,9 @@ export const isVisibleMessage = (m: MessageRecord): boolean => m.state === 'visi
  * (core/curate/held.ts), whatever else set it kept.
  */
 export const isIndexedNote = (n: NoteRecord): boolean => n.status === 'kept' && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n);
+/** An Inbox candidate a person would see: provisional, not held for review, not a resource or web page. */
+export const isInboxCandidate = (n: NoteRecord): boolean =>
+  n.status === 'provisional' && n.tier !== 'resource' && n.tier !== 'web' && !isHeld(n);
 /** Documents are chunked on their headings: pasted ones (tier resource) and captured web pages (tier web). */
 export const isIndexedResource = (n: NoteRecord): boolean => n.status === 'kept' && (n.tier === 'resource' || n.tier === 'web');
 

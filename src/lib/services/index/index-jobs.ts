@@ -1,6 +1,7 @@
 /**
  * The index worker's job handlers (run by its own JobRunner, which leases only these types):
- * - index.update: re-chunk the conversations and notes an import published, then queue embedding;
+ * - index.update: re-chunk the conversations and notes an import published or a note action named,
+ *   write those notes' triples, then queue embedding;
  * - index.embed: embed every document lacking a current vector (serving, then target embedder),
  *   batch by batch with a checkpoint after each, then save, promote a finished switch, check health;
  * - index.rebuild: re-chunk the whole vault (after a vault file was restored or merged), drop what
@@ -16,7 +17,7 @@ import { withStoreTimeout } from '../../store/transaction';
 import { embedBatch, embedPlan, persist, persistIfDue, promoteIfComplete, runHealthCheck, textsFor } from './embedding';
 import type { IndexParts } from './index-parts';
 import { loadState } from './load';
-import { markTriplesStale, syncAllTriples } from './triples';
+import { markTriplesStale, syncAllTriples, syncTriples } from './triples';
 import { addCounts, reindexConversations, reindexNote, stepReader, type UpdateCounts } from './updates';
 
 const UPDATE_STEP = 25;
@@ -46,7 +47,11 @@ export function updateHandler(parts: IndexParts): JobHandler {
       const conversations = conversationsOf(done);
       const rows = read(conversations, conversationsOf(done + UPDATE_STEP));
       counts = addCounts(counts, await reindexConversations(parts, conversations, rows));
-      for (const item of step) if (item.kind === 'note') counts = addCounts(counts, await reindexNote(parts, item.id));
+      const notes = step.filter((item) => item.kind === 'note').map((item) => item.id);
+      for (const id of notes) counts = addCounts(counts, await reindexNote(parts, id));
+      // The notes' triples as they are now (a candidate has no index entry, but has triples while a
+      // person may keep it). Derived: a failure does not stop indexing; the next start writes them.
+      await syncTriples(parts.vault.db, notes).catch(() => markTriplesStale(parts.vault.db));
       done = Math.min(work.length, done + UPDATE_STEP);
       await ctx.checkpoint({ ...payload, done }, { done, total: work.length, unit: 'sources' });
       parts.feed.emit();

@@ -9,7 +9,6 @@
  * the rows were written by another recipe, e.g. by an older version). Read by the entities they
  * name: recall's triple list (`tripleList`) and the entity panel's facts.
  */
-import { isHeld } from '../../core/curate/held';
 import { TRIPLE_RECIPE, type Triple } from '../../core/graph/triple';
 import { linkEntities } from '../../core/graph/entity-linker';
 import { contentWords } from '../../core/recall/text-features';
@@ -17,13 +16,13 @@ import type * as TriplesModule from '../../core/graph/triples';
 import type { NoteRecord, StoredTriple } from '../../core/records';
 import type { VaultDb } from '../../store/schema';
 import { runTx, withStoreTimeout } from '../../store/transaction';
+import { isInboxCandidate, isIndexedNote } from './documents';
 import { stemmer } from 'stemmer';
 
 export const TRIPLES_SETTING = 'device.index.triples';
 
-/** Units whose triples are kept: what a person may still keep or has kept, and not a pasted document. */
-export const hasTriples = (note: NoteRecord): boolean =>
-  (note.status === 'provisional' || note.status === 'kept') && note.tier !== 'resource' && note.tier !== 'web' && !isHeld(note);
+/** Units whose triples are kept: what a person has kept (indexed) or may still keep (the Inbox's candidates). */
+export const hasTriples = (note: NoteRecord): boolean => isIndexedNote(note) || isInboxCandidate(note);
 
 /** The triple extractor, loaded on first use (it brings compromise, core/graph/triples.ts). */
 type Extractor = typeof TriplesModule.extractTriples;
@@ -179,7 +178,7 @@ export async function triplesAbout(db: VaultDb, keys: readonly string[]): Promis
 
 export interface ScoredTriple {
   triple: StoredTriple;
-  /** The share of the prompt's own words (its entities' aside) the triple's relation and object hold. */
+  /** The share of the prompt's own words (its entities' aside, stemmed) the triple's terms hold. */
   score: number;
 }
 
@@ -228,22 +227,4 @@ export async function triplesFor(db: VaultDb, prompt: string, limit: number): Pr
     const triple = rows[i];
     return triple && triple.recipe === TRIPLE_RECIPE ? [{ triple, score: b.score }] : [];
   });
-}
-
-/**
- * The triples about the prompt's entities that say something the prompt asks about: each scored by
- * the share of the prompt's content words (stemmed, the entities' own words left out) its terms
- * hold; none without one such word. Best first.
- */
-export function scoreTriples(prompt: string, triples: readonly StoredTriple[]): ScoredTriple[] {
-  const { asked } = promptTerms(prompt);
-  if (asked.size === 0) return [];
-  const scored: ScoredTriple[] = [];
-  for (const triple of triples) {
-    const said = new Set(triple.terms);
-    let hits = 0;
-    for (const w of asked) if (said.has(w)) hits++;
-    if (hits > 0) scored.push({ triple, score: hits / asked.size });
-  }
-  return scored.sort((a, b) => b.score - a.score || (a.triple.id < b.triple.id ? -1 : a.triple.id > b.triple.id ? 1 : 0));
 }

@@ -20,7 +20,6 @@ import {
 import { conversationTextsOf } from './bm25-text';
 import { chunkMentions, noteMentions } from './entity-links';
 import type { IndexParts } from './index-parts';
-import { markTriplesStale, syncTriples } from './triples';
 
 export interface UpdateCounts {
   added: number;
@@ -134,14 +133,8 @@ export function stepReader(parts: IndexParts): StepReader {
   };
 }
 
-/**
- * A resource note is chunked; a kept atomic note is one document; anything else leaves the index.
- * The note's triples are written as it is now.
- */
+/** A resource note is chunked; a kept atomic note is one document; anything else leaves the index. */
 export async function reindexNote(parts: IndexParts, noteId: string): Promise<UpdateCounts> {
-  // Its triples first (a candidate has no index entry, but has triples while a person may keep it).
-  // Derived: a failure does not stop the note's indexing, and the next start writes them.
-  await syncTriples(parts.vault.db, [noteId]).catch(() => markTriplesStale(parts.vault.db));
   const note = await parts.vault.notes.get(noteId);
   const change = await resourceChange(parts.chunks, note, noteId, parts.sealer);
   const atomic = note && isIndexedNote(note) ? await noteEntry(note) : null;
