@@ -5,7 +5,9 @@
  * `npm run -s engram -- eval locomo ../shared/data/locomo/locomo-dev.json --json`; it changes only
  * in a commit that says why (tests/fixtures/recall/README.md). A second baseline guards the funnel
  * with the extraction run first, as in the app (its units' triples feed the triple list):
- * `... --modes funnel --extract --json`.
+ * `... --modes funnel --extract --json`. Both also guard the refusals: the share of category-5
+ * questions answered "the vault holds nothing on this" must not fall, nor the share of answerable
+ * questions refused rise, by more than 0.01.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -69,4 +71,7 @@ function expectNotBelow(report: LocomoReport, file: string, atLeast: number): vo
   expect(baseline.size).toBeGreaterThan(atLeast);
   const fallen = [...baseline].filter(([name, value]) => (now.get(name) ?? -1) < value - TOLERANCE);
   expect(fallen.map(([name, value]) => `${name}: ${now.get(name)?.toFixed(3) ?? 'missing'} < baseline ${value.toFixed(3)}`)).toEqual([]);
+  const refusals = (JSON.parse(readFileSync(file, 'utf8')) as LocomoReport).unanswerable;
+  expect(report.unanswerable.holdsNothingRate).toBeGreaterThanOrEqual(refusals.holdsNothingRate - TOLERANCE);
+  expect(report.unanswerable.falseRefusalRate).toBeLessThanOrEqual(refusals.falseRefusalRate + TOLERANCE);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/lib/core/index/bm25';
 import { applyRelevance, runFunnel } from '../../../src/lib/core/recall/funnel';
-import { checkSubject, namedPersons, namesAsSubject } from '../../../src/lib/core/recall/subject-check';
+import { checkSubject, namedPersons, namesAsSubject, statementSubjects } from '../../../src/lib/core/recall/subject-check';
 import { termCoverage } from '../../../src/lib/core/recall/term-coverage';
 import { unframe } from '../../../src/lib/core/recall/text-features';
 import type { ScoredCandidate } from '../../../src/lib/core/recall/types';
@@ -161,6 +161,69 @@ describe('refusal with evidence (subject check)', () => {
     expect(out.holdsNothing!.message).toMatch(/names Caroline.*about Melanie/u);
     expect(out.holdsNothing!.closestMisses.map((m) => m.candidate.record.id)).toEqual(['m3']);
     expect(out.subject).toMatchObject({ mismatch: true });
+  });
+});
+
+describe('who a matching statement is about (the statement reading)', () => {
+  const persons = ['Jon', 'Gina'];
+
+  it('reads the first person as the speaker, the second as the one addressed, a name as that person', () => {
+    expect(statementSubjects('I designed my store myself.', 'Gina', 'Jon', persons)).toEqual(['Gina']);
+    expect(statementSubjects('Your store looks great.', 'Jon', 'Gina', persons)).toEqual(['Gina']);
+    expect(statementSubjects("I'm so proud of you.", 'Jon', 'Gina', persons)).toEqual(['Jon', 'Gina']);
+    expect(statementSubjects('Gina told me the store opened.', 'Jon', null, persons)).toEqual(['Gina', 'Jon']);
+    // Courtesy and filler are about nobody; a statement about nobody is its speaker's unless told otherwise.
+    expect(statementSubjects('Thank you, the store opened.', 'Jon', 'Gina', persons)).toEqual(['Jon']);
+    expect(statementSubjects('The store opened.', 'Jon', 'Gina', persons, ['Gina'])).toEqual(['Gina']);
+    // Without a known listener the second person says nothing.
+    expect(statementSubjects('Your store looks great.', 'Jon', null, persons)).toEqual(['Jon']);
+  });
+
+  /** Turns of one conversation between Jon and Gina, ranked in the order given. */
+  function turnsOf(prompt: string, turns: [string, string, string][]) {
+    const bm25 = new Bm25Index();
+    for (const [id, , text] of turns) bm25.add(id, text);
+    const candidates = turns.map(([id, speaker, text], i) =>
+      scored({ id, text, speakers: [speaker], conversationId: 'jon-gina' }, 1 / (i + 1)),
+    );
+    const judgment = termCoverage(
+      bm25.explain(
+        unframe(prompt),
+        candidates.map((c) => c.record.id),
+      ),
+    );
+    return checkSubject(prompt, candidates, judgment, { window: 5, ratio: 0.5, minShare: 0.3 });
+  }
+
+  it("refuses a prompt about Jon's store when his only words on it praise hers", () => {
+    const check = turnsOf('What furniture did Jon choose for his store?', [
+      ['g1', 'Gina', 'I chose furniture for my store that looks great and is comfy.'],
+      ['j1', 'Jon', 'Wow, the furniture in your store looks great!'],
+      ['j2', 'Jon', 'I went to the gym this morning.'],
+    ]);
+    expect(check).toMatchObject({ named: ['Jon'], others: ['Gina'], mismatch: true });
+  });
+
+  it("reads a statement that names nobody as the listener's when the turn talks to them and not of its speaker", () => {
+    const praise = turnsOf('What did Jon realize after the charity race?', [
+      ['g1', 'Gina', 'I ran a charity race last Saturday and it made me realize a lot.'],
+      ['j1', 'Jon', 'That charity race sounds great! You must realize how much it helped.'],
+    ]);
+    expect(praise).toMatchObject({ mismatch: true, others: ['Gina'] });
+    // The same words in a turn that also speaks of its speaker stay the speaker's: no refusal.
+    const own = turnsOf('What did Jon realize after the charity race?', [
+      ['g1', 'Gina', 'I ran a charity race last Saturday and it made me realize a lot.'],
+      ['j1', 'Jon', 'That charity race sounds great! I realize you trained hard, I did too.'],
+    ]);
+    expect(own).toMatchObject({ mismatch: false, others: [] });
+  });
+
+  it("does not refuse when the other speaker's words are about the person named", () => {
+    const check = turnsOf('Why did Jon get a third turtle?', [
+      ['g1', 'Gina', 'I bet last week you never thought you would be getting a third turtle!'],
+      ['j1', 'Jon', 'I painted the fence today.'],
+    ]);
+    expect(check).toMatchObject({ named: ['Jon'], mismatch: false });
   });
 });
 

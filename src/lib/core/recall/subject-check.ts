@@ -29,14 +29,20 @@ export interface SubjectCheckOptions {
 }
 
 /**
- * Measured on LoCoMo dev through the app path (recall README, "Refusal with evidence"): share of
- * category-5 questions refused / share of answerable questions (1-4) refused, window 10:
- *   ratio / minShare   0.25/0.5     0.5/0.5      0.5/0.6      0.5/0.7      0.75/0.7     1/0.7
- *   category 5         16.0 %       32.9 %       26.2 %       21.9 %       25.3 %       27.4 %
- *   false refusals     0.66 %       1.44 %       1.05 %       0.66 %       1.57 %       2.36 %
- * 0.5 / 0.7: the most category-5 refusals with false refusals under 1 %.
+ * Measured on LoCoMo dev through the app path (`eval locomo --modes funnel`, the recall README's
+ * "Refusal with evidence"): share of the 237 category-5 questions refused / answerable questions
+ * (760, categories 1-4) this check refused, window 10, with the statement-by-statement reading of
+ * who a memory is about (memorySubjects):
+ *   ratio / minShare   0.25/0.5  0.5/0.5   0.5/0.55  0.5/0.6   0.5/0.65  0.5/0.7   0.5/0.8   0.6/0.6   0.75/0.7
+ *   category 5         19.8 %    37.1 %    35.0 %    30.0 %    28.3 %    24.5 %    16.9 %    32.1 %    26.6 %
+ *   refused by it      3         7         6         4         4         4         1         8         8
+ * 0.5 / 0.6: the knee (below it every step costs two answerable questions, above it category 5 falls
+ * at the same four). The relevance judgment refuses 7 answerable questions besides (0.92 %).
+ * Before the statement reading (a turn about its speaker and whoever it names), the same day:
+ * 0.5 / 0.7 refused 21.5 % of category 5 and 5 answerable questions, 0.5 / 0.6 25.3 % and 8,
+ * 0.5 / 0.5 32.1 % and 11.
  */
-export const DEFAULT_SUBJECT_CHECK: SubjectCheckOptions = { window: 10, ratio: 0.5, minShare: 0.7 };
+export const DEFAULT_SUBJECT_CHECK: SubjectCheckOptions = { window: 10, ratio: 0.5, minShare: 0.6 };
 
 export interface SubjectCheck {
   /** The persons the prompt names (as the vault spells them). */
@@ -71,16 +77,100 @@ export function namesAsSubject(text: string, person: string): boolean {
  * about its speaker, so its words must not make it a matching memory.
  */
 export function statements(text: string): string {
-  return (text.match(/[^.!?\n]+(?:[.!?]+|\n|$)/gu) ?? [])
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0 && !s.endsWith('?'))
+  return sentencesOf(text)
+    .filter((s) => !s.endsWith('?'))
     .join(' ');
 }
 
-function about(candidate: ScoredCandidate, person: string): boolean {
-  const lower = person.toLowerCase();
-  if ((candidate.record.speakers ?? []).some((s) => s.toLowerCase() === lower || s.toLowerCase().split(/\s+/u)[0] === lower)) return true;
-  return namesAsSubject(candidate.record.text, person);
+function sentencesOf(text: string): string[] {
+  return (text.match(/[^.!?\n]+(?:[.!?]+|\n|$)/gu) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+const FIRST_PERSON =
+  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|ll|d)|me|my|mine|myself|we|we['’](?:re|ve|ll|d)|us|our|ours|ourselves)(?![\p{L}\p{N}'’])/iu;
+const SECOND_PERSON = /(?<![\p{L}\p{N}'’])(?:you|you['’](?:re|ve|ll|d)|your|yours|yourself|yourselves)(?![\p{L}\p{N}'’])/iu;
+/** "Thank you", "you know", "see you": the second person of courtesy and filler, about nobody. */
+const EMPTY_YOU = /\b(?:thank you|you know|see you|mind you)\b/giu;
+
+const samePerson = (a: string, b: string) => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x === y || x.split(/\s+/u)[0] === y || y.split(/\s+/u)[0] === x;
+};
+
+/**
+ * Who one statement of a turn is about: the known persons it names other than as the one addressed,
+ * its speaker when it speaks in the first person, the one addressed when it speaks in the second
+ * ("Your store looks great" is about the listener), and `personless` (by default its speaker) when it
+ * does none of these.
+ */
+export function statementSubjects(
+  sentence: string,
+  speaker: string,
+  addressee: string | null,
+  persons: readonly string[],
+  personless: readonly string[] = [speaker],
+): string[] {
+  const out = persons.filter((p) => namesAsSubject(sentence, p));
+  const first = FIRST_PERSON.test(sentence);
+  const second = addressee !== null && speaksTo(sentence);
+  if (first) out.push(speaker);
+  if (second) out.push(addressee);
+  if (out.length === 0) out.push(...personless);
+  return [...new Set(out)];
+}
+
+const speaksTo = (sentence: string) => SECOND_PERSON.test(sentence.replace(EMPTY_YOU, ' '));
+
+/** The person a turn speaks to: the one it addresses by name, else the only other speaker of its conversation. */
+function addresseeOf(
+  candidate: ScoredCandidate,
+  speaker: string,
+  persons: readonly string[],
+  talkers: ReadonlyMap<string, Set<string>>,
+): string | null {
+  const text = candidate.record.text;
+  const named = persons.find(
+    (p) =>
+      !samePerson(p, speaker) &&
+      new RegExp(`(?<![\\p{L}\\p{N}])${escape(p)}(?![\\p{L}\\p{N}])`, 'iu').test(text) &&
+      !namesAsSubject(text, p),
+  );
+  if (named) return named;
+  const others = [...(talkers.get(candidate.record.conversationId ?? '') ?? [])].filter((s) => !samePerson(s, speaker));
+  return others.length === 1 ? others[0]! : null;
+}
+
+interface AboutContext {
+  /** The prompt's informative words other than the names (index terms). */
+  content: ReadonlySet<string>;
+  /** Every speaker the candidates know, by full and first name. */
+  persons: readonly string[];
+  /** Speakers per conversation, among the candidates. */
+  talkers: ReadonlyMap<string, Set<string>>;
+}
+
+/**
+ * Who a matching memory is about. A turn of one speaker is read statement by statement: the
+ * statements that hold the prompt's other words say who the match is about ("That charity race
+ * sounds great! I'm so proud of you" is the listener's race, "I bet you never thought you'd get a
+ * third turtle" the listener's turtle). A memory of several speakers or none (a note, a merged
+ * chunk), or one whose statements hold none of those words, is about its speakers and whoever it
+ * names other than as the one addressed.
+ */
+function memorySubjects(candidate: ScoredCandidate, ctx: AboutContext): string[] {
+  const speakers = candidate.record.speakers ?? [];
+  const said = sentencesOf(statements(candidate.record.text));
+  const matched = said.filter((s) => analyze(s).some((t) => ctx.content.has(t)));
+  if (speakers.length === 1 && matched.length > 0) {
+    const speaker = speakers[0]!;
+    const addressee = addresseeOf(candidate, speaker, ctx.persons, ctx.talkers);
+    // A statement that names nobody ("That charity race sounds great!") is about the listener when
+    // the turn talks to them and never of its speaker, else about the speaker.
+    const personless = addressee !== null && said.some(speaksTo) && !said.some((s) => FIRST_PERSON.test(s)) ? addressee : speaker;
+    return [...new Set(matched.flatMap((s) => statementSubjects(s, speaker, addressee, ctx.persons, [personless])))];
+  }
+  return [...new Set([...speakers, ...ctx.persons.filter((p) => namesAsSubject(candidate.record.text, p))])];
 }
 
 /** The persons among the prompt's named terms: those the vault knows as speakers (first names match). */
@@ -122,7 +212,20 @@ export function checkSubject(
   const best = Math.max(0, ...window.map((w) => w.share));
   if (best === 0 || best < options.minShare) return null;
   const matching = window.filter((w) => w.share >= options.ratio * best).map((w) => w.c);
-  const mismatch = matching.every((c) => !named.some((p) => about(c, p)));
-  const others = mismatch ? [...new Set(matching.flatMap((c) => c.record.speakers ?? []))].filter((s) => !named.includes(s)) : [];
+  const talkers = new Map<string, Set<string>>();
+  for (const c of candidates)
+    if (c.record.conversationId && c.record.speakers?.length === 1) {
+      const set = talkers.get(c.record.conversationId) ?? new Set<string>();
+      set.add(c.record.speakers[0]!);
+      talkers.set(c.record.conversationId, set);
+    }
+  // Persons as a text may name them: full names and first names.
+  const persons = [...new Set([...speakers, ...[...speakers].map((s) => s.split(/\s+/u)[0]!)])];
+  const ctx: AboutContext = { content: new Set(content.map((t) => t.near ?? t.term)), persons, talkers };
+  const subjects = matching.flatMap((c) => memorySubjects(c, ctx));
+  const mismatch = !subjects.some((s) => named.some((p) => samePerson(s, p)));
+  const others = mismatch
+    ? [...new Set(subjects.filter((s) => !subjects.some((t) => t !== s && t.length > s.length && samePerson(t, s))))]
+    : [];
   return { named, others, matching: matching.map((c) => c.record.id), mismatch };
 }
