@@ -4,7 +4,7 @@ import { runFunnel } from '../../../src/lib/core/recall/funnel';
 import { scored } from '../../factories/recall';
 
 const LONG = ' with enough words around it to pass the fifty character bar';
-const off = { gravity: false, hub: false, resolution: false };
+const off = { gravity: false, hub: false, resolution: false, subject: false };
 
 describe('post-fusion dampening', () => {
   it('gravity halves a candidate reached only by vectors that holds none of the prompt words', () => {
@@ -56,6 +56,17 @@ describe('post-fusion dampening', () => {
     expect(factors[3]).toBeCloseTo(1.32, 10);
     expect(factors.slice(4)).toEqual([1, 1]);
     expect(trace.resolution).toEqual({ enabled: true, decisions: 3, temporal: 2 });
+  });
+
+  it('subject lifts x1.5 the candidates about the person the prompt names, and only when told who they are', () => {
+    const cands = ['hers', 'his'].map((id) => scored({ id, text: `text ${id}${LONG}` }, 1));
+    const { candidates, trace } = dampen(cands, { ...off, subject: true }, null, new Set(['hers']));
+    expect(candidates.map((c) => c.scores.score)).toEqual([0.6 * 1.5, 0.6]);
+    expect(candidates[0]!.scores.dampening).toEqual({ subject: 1.5 });
+    expect(trace.subject).toEqual({ enabled: true, applied: 1 });
+    // No person named (null): the stage reports itself off; switched off, it does nothing.
+    expect(dampen(cands, { ...off, subject: true }, null, null).trace.subject).toEqual({ enabled: false, applied: 0 });
+    expect(dampen(cands, off, null, new Set(['hers'])).candidates[0]!.scores.score).toBe(0.6);
   });
 
   it('recognises temporal anchors, not any number', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/lib/core/index/bm25';
 import { applyRelevance, runFunnel } from '../../../src/lib/core/recall/funnel';
-import { checkSubject, namedPersons, namesAsSubject, statementSubjects } from '../../../src/lib/core/recall/subject-check';
+import { aboutNamed, checkSubject, namedPersons, namesAsSubject, statementSubjects } from '../../../src/lib/core/recall/subject-check';
 import { termCoverage } from '../../../src/lib/core/recall/term-coverage';
 import { unframe } from '../../../src/lib/core/recall/text-features';
 import type { ScoredCandidate } from '../../../src/lib/core/recall/types';
@@ -216,6 +216,33 @@ describe('who a matching statement is about (the statement reading)', () => {
       ['j1', 'Jon', 'That charity race sounds great! I realize you trained hard, I did too.'],
     ]);
     expect(own).toMatchObject({ mismatch: false, others: [] });
+  });
+
+  it('finds the memories about the person named, by the same reading (the subject boost)', () => {
+    const turns: [string, string, string][] = [
+      ['g1', 'Gina', 'I chose furniture for my store that looks great and is comfy.'],
+      ['j1', 'Jon', 'Wow, the furniture in your store looks great!'],
+      ['j2', 'Jon', 'I bought new furniture for my dance studio.'],
+      ['g2', 'Gina', 'Jon picked the furniture for the studio himself.'],
+    ];
+    const prompt = 'What furniture did Jon buy?';
+    const bm25 = new Bm25Index();
+    for (const [id, , text] of turns) bm25.add(id, text);
+    const candidates = turns.map(([id, speaker, text], i) =>
+      scored({ id, text, speakers: [speaker], conversationId: 'jon-gina' }, 1 / (i + 1)),
+    );
+    const judgment = termCoverage(
+      bm25.explain(
+        unframe(prompt),
+        candidates.map((c) => c.record.id),
+      ),
+    );
+    expect([...aboutNamed(prompt, candidates, judgment)!].sort()).toEqual(['g2', 'j2']);
+    expect(aboutNamed('What furniture did Gina buy?', candidates, judgment)!.has('j1')).toBe(true);
+    expect(aboutNamed('What furniture was bought?', candidates, judgment)).toBeNull();
+    // Roles are not persons: a chat export's "assistant" is never the one a prompt names.
+    const roles = candidates.map((c) => ({ ...c, record: { ...c.record, speakers: ['assistant'] } }));
+    expect(aboutNamed('What furniture did the Assistant suggest?', roles, judgment)).toBeNull();
   });
 
   it("does not refuse when the other speaker's words are about the person named", () => {

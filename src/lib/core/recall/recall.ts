@@ -39,7 +39,7 @@ import { floorFor } from './similarity-floor';
 import { breakersOrFresh, StageRecorder } from './stage-trace';
 import { focusOnSessions, SESSION_FOCUS } from './session-focus';
 import { DEFAULT_STRUCTURE, withStructure, type StructureOptions } from './structure-stage';
-import { DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check';
+import { aboutNamed, DEFAULT_SUBJECT_CHECK, type SubjectCheckOptions } from './subject-check';
 import { DEFAULT_RELEVANCE, termCoverage, type RelevanceOptions, type TermCoverage } from './term-coverage';
 import { unframe } from './text-features';
 import type { TokenCounter } from '../text/token-count';
@@ -437,7 +437,9 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     if (signal?.aborted) return err(cancelled());
     const scored = scoreAll(withCoverage(retrieval.candidates, judgment), deps.now, { recency: options.recency !== false });
     const hubs = deps.graph?.hubs() ?? null;
-    const damped = options.dampening === false ? null : dampen(scored, { ...DEFAULT_DAMPENING, ...options.dampening }, hubs);
+    const dampening = { ...DEFAULT_DAMPENING, ...(options.dampening || {}) };
+    const about = dampening.subject && judgment ? aboutNamed(prompt, scored, judgment) : null;
+    const damped = options.dampening === false ? null : dampen(scored, dampening, hubs, about);
     const { gateMs, rerankMs, ...outcome } = await runFunnel(damped?.candidates ?? scored, intent.text, {
       ...funnel,
       relevance: judgment && options.relevance !== false ? { judgment, options: { ...DEFAULT_RELEVANCE, ...options.relevance } } : null,

@@ -191,27 +191,29 @@ export function namedPersons(prompt: string, speakers: ReadonlySet<string>): str
   return [...out];
 }
 
-export function checkSubject(
+const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
+
+/** What reading who memories are about needs: the persons the prompt names and the prompt's other words. */
+interface SubjectReading {
+  named: string[];
+  content: (TermCoverage['terms'][number] & { i: number })[];
+  total: number;
+  ctx: AboutContext;
+}
+
+function subjectReading(
   prompt: string,
   candidates: readonly ScoredCandidate[],
   judgment: Pick<TermCoverage, 'terms'>,
-  options: SubjectCheckOptions = DEFAULT_SUBJECT_CHECK,
-): SubjectCheck | null {
-  const speakers = new Set(candidates.flatMap((c) => c.record.speakers ?? []));
+): SubjectReading | null {
+  // A chat export's turns carry roles, not names: "What did the Assistant suggest?" names nobody.
+  const speakers = new Set(candidates.flatMap((c) => c.record.speakers ?? []).filter((s) => !ROLES.has(s.toLowerCase())));
   const named = namedPersons(prompt, speakers);
   if (named.length === 0) return null;
   const nameTerms = new Set(named.flatMap((n) => analyze(n)));
   const content = judgment.terms.map((t, i) => ({ ...t, i })).filter((t) => !nameTerms.has(t.term));
   const total = content.reduce((sum, t) => sum + t.idf, 0);
   if (total === 0) return null;
-  const share = (c: ScoredCandidate) => {
-    const own = new Set(analyze(statements(c.record.text)));
-    return content.filter((t) => own.has(t.near ?? t.term)).reduce((sum, t) => sum + t.idf, 0) / total;
-  };
-  const window = candidates.slice(0, options.window).map((c) => ({ c, share: share(c) }));
-  const best = Math.max(0, ...window.map((w) => w.share));
-  if (best === 0 || best < options.minShare) return null;
-  const matching = window.filter((w) => w.share >= options.ratio * best).map((w) => w.c);
   const talkers = new Map<string, Set<string>>();
   for (const c of candidates)
     if (c.record.conversationId && c.record.speakers?.length === 1) {
@@ -221,7 +223,40 @@ export function checkSubject(
     }
   // Persons as a text may name them: full names and first names.
   const persons = [...new Set([...speakers, ...[...speakers].map((s) => s.split(/\s+/u)[0]!)])];
-  const ctx: AboutContext = { content: new Set(content.map((t) => t.near ?? t.term)), persons, talkers };
+  return { named, content, total, ctx: { content: new Set(content.map((t) => t.near ?? t.term)), persons, talkers } };
+}
+
+/** Ids of the candidates about a person the prompt names (null: the prompt names no vault speaker). */
+export function aboutNamed(
+  prompt: string,
+  candidates: readonly ScoredCandidate[],
+  judgment: Pick<TermCoverage, 'terms'>,
+): Set<string> | null {
+  const reading = subjectReading(prompt, candidates, judgment);
+  if (!reading) return null;
+  const out = new Set<string>();
+  for (const c of candidates)
+    if (memorySubjects(c, reading.ctx).some((s) => reading.named.some((p) => samePerson(s, p)))) out.add(c.record.id);
+  return out;
+}
+
+export function checkSubject(
+  prompt: string,
+  candidates: readonly ScoredCandidate[],
+  judgment: Pick<TermCoverage, 'terms'>,
+  options: SubjectCheckOptions = DEFAULT_SUBJECT_CHECK,
+): SubjectCheck | null {
+  const reading = subjectReading(prompt, candidates, judgment);
+  if (!reading) return null;
+  const { named, content, total, ctx } = reading;
+  const share = (c: ScoredCandidate) => {
+    const own = new Set(analyze(statements(c.record.text)));
+    return content.filter((t) => own.has(t.near ?? t.term)).reduce((sum, t) => sum + t.idf, 0) / total;
+  };
+  const window = candidates.slice(0, options.window).map((c) => ({ c, share: share(c) }));
+  const best = Math.max(0, ...window.map((w) => w.share));
+  if (best === 0 || best < options.minShare) return null;
+  const matching = window.filter((w) => w.share >= options.ratio * best).map((w) => w.c);
   const subjects = matching.flatMap((c) => memorySubjects(c, ctx));
   const mismatch = !subjects.some((s) => named.some((p) => samePerson(s, p)));
   const others = mismatch

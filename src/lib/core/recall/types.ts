@@ -92,7 +92,7 @@ export interface ScoreBreakdown {
   /** relevance x provenance x recency, times the dampening factors when any applied. */
   score: number;
   /** The post-fusion multipliers that applied (dampening.ts); absent when none did. */
-  dampening?: { gravity?: number; hub?: number; resolution?: number };
+  dampening?: { gravity?: number; hub?: number; resolution?: number; subject?: number };
 }
 
 export interface ScoredCandidate extends Candidate {
