@@ -1,0 +1,159 @@
+/**
+ * What the heavy archive's import waits on (issue 19): raw IndexedDB writes in Chromium, 400k
+ * message-shaped rows (about 1 KB of words each, 40 to a conversation, 500 to a transaction, relaxed
+ * durability, the messages table's indexes: [conversationId+ordinal], importId, state), with three
+ * layouts of the primary key:
+ *
+ * - `random`: a hash per message, as the vault's message ids are today (`msg_<hash>`);
+ * - `by_conversation`: the conversation's hash, then the message's (each conversation's rows together);
+ * - `sequential`: an increasing number.
+ *
+ * Each layout runs in a fresh on-disk Chromium profile (one origin's databases share one LevelDB, so a
+ * layout measured after another would inherit its files). Figures:
+ * `store.idb_keys.400k.<layout>.seconds`, with the rate of every 50k rows in the meta. No vault code
+ * runs: this isolates the database's cost from the importer's. The heavy groups run once per
+ * invocation (`BENCH_HEAVY_RUNS`).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { chromiumLaunch } from '../../playwright.config';
+import type { BenchModule, FigureSamples } from './harness';
+import { heavyRuns } from './import.bench';
+
+const LAYOUTS = ['random', 'by_conversation', 'sequential'] as const;
+type Layout = (typeof LAYOUTS)[number];
+const ROWS = 400_000;
+const STEP = 50_000;
+const BATCH = 500;
+const PER_CONVERSATION = 40;
+
+interface KeysRun {
+  seconds: number;
+  /** Rows per second of each 50k rows, in order. */
+  rates: number[];
+}
+
+/** Runs in the page: writes the rows and times each step. Self-contained (no imports). */
+async function writeRows([layout, rows, step, batch, perConversation]: [Layout, number, number, number, number]): Promise<KeysRun> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(`keys-${layout}`, 1);
+    open.onupgradeneeded = () => {
+      const store = open.result.createObjectStore('messages', { keyPath: 'id' });
+      store.createIndex('conversation', ['conversationId', 'ordinal']);
+      store.createIndex('importId', 'importId');
+      store.createIndex('state', 'state');
+    };
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  // A seeded generator (mulberry32): every layout writes the same texts and keys.
+  let seed = 19;
+  const rand = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const hex = () =>
+    Array.from({ length: 4 }, () =>
+      Math.floor(rand() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0'),
+    ).join('');
+  const words =
+    'the a of to and in is it garden maple prune soil water light index query vector cluster deploy rollback chart schema tenant memory budget token recall precision branch export import stream chunk parser'.split(
+      ' ',
+    );
+  const text = () => {
+    let s = '';
+    while (s.length < 900) s += `${words[Math.floor(rand() * words.length)]} `;
+    return s;
+  };
+  const rates: number[] = [];
+  const started = performance.now();
+  let stepStarted = started;
+  let conversation = '';
+  for (let n = 0; n < rows; n += batch) {
+    const batchRows: Record<string, unknown>[] = [];
+    for (let i = n; i < n + batch; i++) {
+      if (i % perConversation === 0) conversation = `conv_${hex()}`;
+      const own = hex();
+      const id =
+        layout === 'random' ? `msg_${own}` : layout === 'by_conversation' ? `${conversation}/${own}` : `msg_${String(i).padStart(10, '0')}`;
+      batchRows.push({
+        id,
+        conversationId: conversation,
+        ordinal: i % perConversation,
+        importId: 'imp_bench/0',
+        state: 'visible',
+        role: 'user',
+        text: text(),
+        hlc: `${Date.now()}`,
+      });
+    }
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('messages', 'readwrite', { durability: 'relaxed' });
+      const store = tx.objectStore('messages');
+      for (const row of batchRows) store.add(row);
+      tx.oncomplete = () => resolve();
+      tx.onerror = (event) => reject(new Error(String((event.target as IDBRequest).error)));
+    });
+    if ((n + batch) % step === 0) {
+      const now = performance.now();
+      rates.push(Math.round((step * 1000) / (now - stepStarted)));
+      stepStarted = now;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  db.close();
+  return { seconds, rates };
+}
+
+async function measure(layout: Layout, url: string): Promise<KeysRun> {
+  const profile = await mkdtemp(join(tmpdir(), 'engram-bench-keys-'));
+  const context = await chromium.launchPersistentContext(profile, chromiumLaunch);
+  try {
+    const page = await context.newPage();
+    // tsx compiles with esbuild's keepNames, which wraps named functions in a `__name` helper the
+    // page does not have: the function sent to the page needs it defined.
+    await page.addInitScript({ content: 'window.__name = (fn) => fn;' });
+    await page.goto(url);
+    return await page.evaluate(writeRows, [layout, ROWS, STEP, BATCH, PER_CONVERSATION] as [Layout, number, number, number, number]);
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+export const bench: BenchModule = {
+  name: 'store.idb_keys',
+  async run(ctx) {
+    if (!ctx.wants('store.idb_keys')) return [];
+    const server = createServer((_, res) => res.end('<!doctype html><title>keys</title>')).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const out: FigureSamples[] = [];
+    try {
+      for (const layout of LAYOUTS) {
+        const runs: KeysRun[] = [];
+        for (let i = 0; i < heavyRuns(ctx.runs); i++) {
+          runs.push(await measure(layout, url));
+          ctx.log(`store.idb_keys ${layout} run ${i + 1}: ${runs[i]!.seconds.toFixed(1)} s; rows/s per 50k: ${runs[i]!.rates.join(', ')}`);
+        }
+        out.push({
+          name: `store.idb_keys.400k.${layout}.seconds`,
+          unit: 's',
+          values: runs.map((r) => r.seconds),
+          meta: { rows: ROWS, batch: BATCH, perConversation: PER_CONVERSATION, ratesPer50k: runs.map((r) => r.rates) },
+        });
+      }
+    } finally {
+      server.close();
+    }
+    return out;
+  },
+};
