@@ -243,6 +243,8 @@ describe('who a matching statement is about (the statement reading)', () => {
     // Roles are not persons: a chat export's "assistant" is never the one a prompt names.
     const roles = candidates.map((c) => ({ ...c, record: { ...c.record, speakers: ['assistant'] } }));
     expect(aboutNamed('What furniture did the Assistant suggest?', roles, judgment)).toBeNull();
+    const human = candidates.map((c) => ({ ...c, record: { ...c.record, speakers: ['Human'] } }));
+    expect(aboutNamed('What furniture did the Human pick?', human, judgment)).toBeNull();
   });
 
   it("does not refuse when the other speaker's words are about the person named", () => {

@@ -191,7 +191,8 @@ export function namedPersons(prompt: string, speakers: ReadonlySet<string>): str
   return [...out];
 }
 
-const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
+// Roles, and the words transcripts use for their user (core/import/transcript.ts), name no person.
+const ROLES = new Set(['user', 'assistant', 'system', 'tool', 'human', 'me', 'you']);
 
 /** What reading who memories are about needs: the persons the prompt names and the prompt's other words. */
 interface SubjectReading {
