@@ -1,6 +1,6 @@
 /**
  * `eval locomo <file> [--k 5,10] [--budget 500,1000] [--json] [--modes ...] [--vectors ...]
- * [--recency on|off] [--samples id,id] [--extract] [--hints on|off|W] [--triples W]`: evidence recall of the app's read path on LoCoMo (the
+ * [--recency on|off] [--samples id,id] [--by-sample] [--extract] [--hints on|off|W] [--triples W]`: evidence recall of the app's read path on LoCoMo (the
  * index service and the recall service, services/eval/locomo.ts), per mode and category, with
  * latency. JSON is the report shape of the issue, exactly.
  */
@@ -13,7 +13,7 @@ import type { ModelStageReport, StageFigures } from '../../lib/core/recall/eval-
 import { OpenAiCompatibleLlm } from '../../lib/models/openai-compatible-llm';
 import { TransformersReranker } from '../../lib/models/transformers-reranker';
 import { vaultError, VaultFailure } from '../../lib/core/errors';
-import { EVAL_MODES, type EvalMode, type LocomoReport } from '../../lib/core/recall/eval-locomo';
+import { EVAL_MODES, type EvalMode, type LocomoReport, type SampleFigures } from '../../lib/core/recall/eval-locomo';
 import { parseLocomo } from '../../lib/core/recall/locomo-data';
 import type { CommandResult } from '../command';
 import { UsageError } from '../command';
@@ -22,7 +22,7 @@ import { RECENCY_FOR_ARCHIVES, runLocomo } from '../../lib/services/eval/locomo'
 import { loadHnswlibQuietly } from './hnswlib-node';
 
 export const EVAL_LOCOMO_USAGE =
-  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--extract] [--hints on|off|W] [--triples W] [--json]\n' +
+  'eval locomo <locomo.json> [--k 5,10] [--budget 500,1000] [--modes bm25,vector,hybrid,funnel] [--vectors exact|hnsw|auto] [--recency on|off] [--samples id,...] [--by-sample] [--extract] [--hints on|off|W] [--triples W] [--json]\n' +
   '  [--llm-endpoint http://127.0.0.1:PORT [--model NAME] [--gate-timeout-ms N]] [--reranker PATH]: the model stages in the funnel mode\n' +
   '  (intent, decomposition and fit-gate through a local OpenAI-compatible server; a cross-encoder from a folder), with their figures';
 
@@ -86,6 +86,7 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
     hints: { type: 'string' },
     triples: { type: 'string' },
     samples: { type: 'string' },
+    'by-sample': { type: 'boolean' },
     'llm-endpoint': { type: 'string' },
     model: { type: 'string' },
     'gate-timeout-ms': { type: 'string' },
@@ -134,11 +135,15 @@ export async function runEvalLocomo(argv: readonly string[]): Promise<CommandRes
     `${diagnostics.skippedQuestions} answerable questions skipped (no resolvable evidence); unreadable evidence ids: ${diagnostics.malformedEvidence.map((m) => JSON.stringify(m)).join(', ') || 'none'}`,
   ];
   await reranker?.dispose();
-  if (!run.models) return { json: report, text: formatLocomoReport(report, ks, budgets, [settings, ...notes]) };
+  // --by-sample: the figures per conversation too (`bySample` in the JSON), to check a change helps each one.
+  const bySample = values['by-sample'] === true ? diagnostics.bySample : null;
+  const text = [formatLocomoReport(report, ks, budgets, [settings, ...notes]), ...(bySample ? formatBySample(bySample, ks, budgets) : [])];
+  const json = bySample ? { ...report, bySample } : report;
+  if (!run.models) return { json, text: text.join('\n') };
   const { stages, ...summary } = run.models;
   return {
-    json: { ...report, models: summary, stages },
-    text: [formatLocomoReport(report, ks, budgets, [settings, ...notes]), ...formatModelStages(run.models)].join('\n'),
+    json: { ...json, models: summary, stages },
+    text: [...text, ...formatModelStages(run.models)].join('\n'),
   };
 }
 
@@ -162,6 +167,26 @@ export function formatModelStages(m: ModelStageReport): string[] {
 }
 
 const f3 = (x: number | undefined) => (x === undefined ? '  -  ' : x.toFixed(3));
+
+/** One line per sample and mode: recall at each k and budget; the funnel's refusals per sample. */
+export function formatBySample(bySample: Record<string, SampleFigures>, ks: readonly number[], budgets: readonly number[]): string[] {
+  const lines = ['By sample (answerable questions; category 5 held nothing / answerable refused by the funnel):'];
+  for (const [id, f] of Object.entries(bySample)) {
+    for (const [mode, m] of Object.entries(f.modes)) {
+      if (!m) continue;
+      const cells = [
+        ...ks.map((k) => `@${k} ${f3(m.recallAtK[String(k)])}`),
+        ...budgets.map((b) => `${b}tk ${f3(m.recallAtBudget[String(b)])}`),
+      ];
+      lines.push(`  ${id.padEnd(10)} ${mode.padEnd(7)} ${cells.join('  ')}  (${f.questions} q)`);
+    }
+    const u = f.unanswerable;
+    lines.push(
+      `  ${id.padEnd(10)} refusals category 5 ${(u.holdsNothingRate * 100).toFixed(1)} % of ${u.questions}, answerable ${(u.falseRefusalRate * 100).toFixed(1)} %`,
+    );
+  }
+  return lines;
+}
 
 export function formatLocomoReport(r: LocomoReport, ks: readonly number[], budgets: readonly number[], notes: readonly string[]): string {
   const head = [

@@ -93,6 +93,34 @@ describe('engram eval locomo', () => {
     expect(await main(['eval', 'locomo', file], text.io)).toBe(0);
     expect(text.out[0]).toMatch(/LoCoMo evidence recall, 4 answerable questions/);
     expect(text.out[0]).toMatch(/unreadable evidence ids: "D"/);
+    expect(text.out[0]).not.toMatch(/By sample/);
+  });
+
+  it('--by-sample adds the figures per sample, which add up to the totals', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'engram-locomo-'));
+    const file = join(dir, 'synthetic.json');
+    const first = syntheticSample();
+    await writeFile(file, JSON.stringify([first, { ...first, sample_id: 'second' }]));
+    const { io, out } = capture();
+    expect(await main(['eval', 'locomo', file, '--modes', 'bm25,funnel', '--by-sample', '--json'], io)).toBe(0);
+    const report = JSON.parse(out[0]!) as {
+      questions: number;
+      modes: Record<string, { recallAtK: Record<string, number> }>;
+      bySample: Record<string, { questions: number; modes: Record<string, { recallAtK: Record<string, number> }>; unanswerable: object }>;
+    };
+    expect(Object.keys(report.bySample)).toEqual([first.sample_id, 'second']);
+    const samples = Object.values(report.bySample);
+    expect(samples.reduce((sum, f) => sum + f.questions, 0)).toBe(report.questions);
+    for (const mode of ['bm25', 'funnel']) {
+      // Equal question counts: the total is the mean of the samples' figures.
+      const mean = samples.reduce((sum, f) => sum + f.modes[mode]!.recallAtK['10']!, 0) / samples.length;
+      expect(mean).toBeCloseTo(report.modes[mode]!.recallAtK['10']!, 3);
+    }
+    expect(Object.keys(samples[0]!.unanswerable)).toEqual(['questions', 'holdsNothingRate', 'falseRefusalRate']);
+    const text = capture();
+    expect(await main(['eval', 'locomo', file, '--modes', 'funnel', '--by-sample'], text.io)).toBe(0);
+    expect(text.out[0]).toMatch(/By sample/);
+    expect(text.out[0]).toMatch(/second +funnel +@5 /);
   });
 
   it('refuses bad options with usage errors', async () => {

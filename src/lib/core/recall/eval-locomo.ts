@@ -63,6 +63,16 @@ export interface LocomoDiagnostics {
   /** Funnel candidates (top width, before the floor) of answerable questions, for floor calibration. */
   floorObservations: FloorObservation[];
   gateRuns: Record<string, number>;
+  /** The same figures per sample (conversation), to check that a change helps each one, not only the total. */
+  bySample: Record<string, SampleFigures>;
+}
+
+export interface SampleFigures {
+  /** Answerable questions scored. */
+  questions: number;
+  modes: Partial<Record<EvalMode, Pick<ModeReport, 'recallAtK' | 'recallAtBudget'>>>;
+  /** Category 5 asked of the funnel and the share it refused; the funnel's refusals of answerable questions. */
+  unanswerable: { questions: number; holdsNothingRate: number; falseRefusalRate: number };
 }
 
 /** The options of one recall as the evaluation asks it, with the wall-clock time it is read at. */
@@ -130,6 +140,7 @@ async function runMode(mode: EvalMode, question: string, index: SampleIndex, now
 }
 
 interface Row {
+  sampleId: string;
   category: number;
   atK: Record<string, number>;
   atBudget: Record<string, number>;
@@ -142,7 +153,6 @@ interface Row {
 
 /** One answerable question in one mode, as `onQuestion` sees it. */
 export interface QuestionOutcome extends Row {
-  sampleId: string;
   question: string;
   mode: EvalMode;
   evidence: string[];
@@ -177,6 +187,8 @@ interface Accumulator {
   rows: Map<EvalMode, Row[]>;
   diagnostics: LocomoDiagnostics;
   holdsNothing: number;
+  /** Category-5 questions asked and refused, per sample. */
+  unanswerableBySample: Map<string, { asked: number; held: number }>;
   embedderId: string;
 }
 
@@ -225,6 +237,8 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
     d.unanswerableQuestions += 1;
     const run = await runMode('funnel', qa.question, q.index, q.now, o);
     if (run.holdsNothing) acc.holdsNothing += 1;
+    const own = acc.unanswerableBySample.get(sample.sample_id) ?? { asked: 0, held: 0 };
+    acc.unanswerableBySample.set(sample.sample_id, { asked: own.asked + 1, held: own.held + (run.holdsNothing ? 1 : 0) });
     o.onFunnel?.({ result: run.result, category: 5, evidence: [], toItem: q.toItem });
     return;
   }
@@ -239,6 +253,7 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
     const ms = o.clock() - started;
     const items = run.ranked.map(q.toItem);
     const row: Row = {
+      sampleId: sample.sample_id,
       category: qa.category,
       atK: Object.fromEntries(o.ks.map((k) => [String(k), recallAtK(evidence, items, k)])),
       atBudget: Object.fromEntries(o.budgets.map((b) => [String(b), recallAtBudget(evidence, items, b)])),
@@ -248,7 +263,7 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
       refused: run.holdsNothing,
     };
     acc.rows.get(mode)!.push(row);
-    o.onQuestion?.({ sampleId: sample.sample_id, question: qa.question, mode, evidence, items, ...row });
+    o.onQuestion?.({ question: qa.question, mode, evidence, items, ...row });
     if (mode !== 'funnel') continue;
     o.onFunnel?.({ result: run.result, category: qa.category, evidence, toItem: q.toItem });
     d.gateRuns[run.gate] = (d.gateRuns[run.gate] ?? 0) + 1;
@@ -260,6 +275,31 @@ async function evalQuestion(qa: LocomoQa, sample: LocomoSample, q: QuestionConte
       });
     }
   }
+}
+
+function figuresBySample(samples: readonly LocomoSample[], acc: Accumulator, o: ModeOptions): Record<string, SampleFigures> {
+  const out: Record<string, SampleFigures> = {};
+  for (const { sample_id: id } of samples) {
+    const rowsOf = (m: EvalMode) => (acc.rows.get(m) ?? []).filter((r) => r.sampleId === id);
+    const modes = Object.fromEntries(
+      o.modes.map((m) => {
+        const { recallAtK, recallAtBudget } = summarize(rowsOf(m), o.ks, o.budgets);
+        return [m, { recallAtK, recallAtBudget }];
+      }),
+    );
+    const funnel = rowsOf('funnel');
+    const unanswerable = acc.unanswerableBySample.get(id) ?? { asked: 0, held: 0 };
+    out[id] = {
+      questions: rowsOf(o.modes[0]!).length,
+      modes,
+      unanswerable: {
+        questions: unanswerable.asked,
+        holdsNothingRate: unanswerable.asked === 0 ? 0 : round4(unanswerable.held / unanswerable.asked),
+        falseRefusalRate: funnel.length === 0 ? 0 : round4(funnel.filter((r) => r.refused).length / funnel.length),
+      },
+    };
+  }
+  return out;
 }
 
 /** The funnel's refusals of answerable questions (0 when the funnel did not run). */
@@ -283,12 +323,15 @@ export async function runLocomoEval(
       unknownEvidence: [],
       floorObservations: [],
       gateRuns: {},
+      bySample: {},
     },
     holdsNothing: 0,
+    unanswerableBySample: new Map(),
     embedderId: 'none',
   };
   for (const sample of samples) await evalSample(sample, o, acc);
   const d = acc.diagnostics;
+  d.bySample = figuresBySample(samples, acc, o);
   const report: LocomoReport = {
     embedder: acc.embedderId,
     questions: acc.rows.get(o.modes[0]!)?.length ?? 0,
