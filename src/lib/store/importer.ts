@@ -103,8 +103,9 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
   const session = new ImportSession(vault.db, `${ctx.id}/${ctx.index}`, () => vault.clock.stamp());
   const report = emptyFileReport(input.name);
   // Time left follows the bytes whose rows are written, not the bytes read: reading runs a batch
-  // ahead of the writes, and the writes are where the time goes (issue 19).
-  const tracker = new ProgressTracker();
+  // ahead of the writes, and the writes are where the time goes (issue 19). They slow as the vault
+  // grows, so the time left follows their trend, not only their recent rate.
+  const tracker = ProgressTracker.withTrend();
   tracker.record(ctx.now(), 0);
   const writer = new BatchWriter(session, report, (bytes) => tracker.record(ctx.now(), bytes));
   const progress = (bytesRead: number, bytesTotal: number | null) => {

@@ -61,8 +61,7 @@ export interface DampeningTrace {
   gravity: { enabled: boolean; applied: number };
   hub: { enabled: boolean; applied: number; p90: number | null };
   resolution: { enabled: boolean; decisions: number; temporal: number };
-  /** Absent in traces written before the stage existed. */
-  subject?: { enabled: boolean; applied: number };
+  subject: { enabled: boolean; applied: number };
 }
 
 const MONTH =
@@ -140,7 +139,7 @@ export function dampen(
     }
     if (options.subject && aboutNamed?.has(c.record.id)) {
       factors.subject = DAMPENING.subject;
-      trace.subject!.applied++;
+      trace.subject.applied++;
     }
     const factor = (factors.gravity ?? 1) * (factors.hub ?? 1) * (factors.resolution ?? 1) * (factors.subject ?? 1);
     if (factor === 1) return c;

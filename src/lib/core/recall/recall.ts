@@ -438,7 +438,7 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
     const scored = scoreAll(withCoverage(retrieval.candidates, judgment), deps.now, { recency: options.recency !== false });
     const hubs = deps.graph?.hubs() ?? null;
     const dampening = { ...DEFAULT_DAMPENING, ...(options.dampening || {}) };
-    const about = dampening.subject && judgment ? aboutNamed(prompt, scored, judgment) : null;
+    const about = options.dampening !== false && dampening.subject && judgment ? aboutNamed(prompt, scored, judgment) : null;
     const damped = options.dampening === false ? null : dampen(scored, dampening, hubs, about);
     const { gateMs, rerankMs, ...outcome } = await runFunnel(damped?.candidates ?? scored, intent.text, {
       ...funnel,
