@@ -179,8 +179,8 @@ describe('who a matching statement is about (the statement reading)', () => {
     expect(statementSubjects('Your store looks great.', 'Jon', null, persons)).toEqual(['Jon']);
   });
 
-  /** Turns of one conversation between Jon and Gina, ranked in the order given. */
-  function turnsOf(prompt: string, turns: [string, string, string][]) {
+  /** Turns of one conversation between Jon and Gina as candidates ranked in the order given, judged for `prompt`. */
+  function conversation(prompt: string, turns: [string, string, string][]) {
     const bm25 = new Bm25Index();
     for (const [id, , text] of turns) bm25.add(id, text);
     const candidates = turns.map(([id, speaker, text], i) =>
@@ -192,6 +192,11 @@ describe('who a matching statement is about (the statement reading)', () => {
         candidates.map((c) => c.record.id),
       ),
     );
+    return { candidates, judgment };
+  }
+
+  function turnsOf(prompt: string, turns: [string, string, string][]) {
+    const { candidates, judgment } = conversation(prompt, turns);
     return checkSubject(prompt, candidates, judgment, { window: 5, ratio: 0.5, minShare: 0.3 });
   }
 
@@ -226,17 +231,7 @@ describe('who a matching statement is about (the statement reading)', () => {
       ['g2', 'Gina', 'Jon picked the furniture for the studio himself.'],
     ];
     const prompt = 'What furniture did Jon buy?';
-    const bm25 = new Bm25Index();
-    for (const [id, , text] of turns) bm25.add(id, text);
-    const candidates = turns.map(([id, speaker, text], i) =>
-      scored({ id, text, speakers: [speaker], conversationId: 'jon-gina' }, 1 / (i + 1)),
-    );
-    const judgment = termCoverage(
-      bm25.explain(
-        unframe(prompt),
-        candidates.map((c) => c.record.id),
-      ),
-    );
+    const { candidates, judgment } = conversation(prompt, turns);
     expect([...aboutNamed(prompt, candidates, judgment)!].sort()).toEqual(['g2', 'j2']);
     expect(aboutNamed('What furniture did Gina buy?', candidates, judgment)!.has('j1')).toBe(true);
     expect(aboutNamed('What furniture was bought?', candidates, judgment)).toBeNull();
