@@ -14,3 +14,11 @@ export const MOSS_TEA = [
   'User: Which stones should line the path to the tea house entrance?',
   'Assistant: Use flat granite stepping stones set slightly apart, with gravel between them.',
 ].join('\n');
+
+/** A transcript with a named model speaker: a prompt that names it is about what it said (the subject boost). */
+export const CLAUDE_TRANSCRIPT = [
+  "User: I'm building an irrigation controller for the garden beds. Which database should the schedules live in?",
+  "Claude: For a small controller with no server, I'd suggest SQLite: one file, no daemon, and it survives power loss.",
+  "User: Your SQLite idea sounds right. We'll go with SQLite for the irrigation schedules, not Postgres.",
+  'Claude: Good choice. Keep the schedule table small: zone, start time, duration and days of the week.',
+].join('\n');

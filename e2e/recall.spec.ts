@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
 import { RecallPage } from './pages/recall';
-import { MOSS_ANSWER, MOSS_TEA, MOSS_TRANSCRIPT } from './recall-fixtures';
+import { CLAUDE_TRANSCRIPT, MOSS_ANSWER, MOSS_TEA, MOSS_TRANSCRIPT } from './recall-fixtures';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -100,6 +100,28 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
   await source.click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(page.getByTestId('conversation-thread')).toContainText('slightly acidic');
+});
+
+test('a prompt naming a speaker lifts what that speaker said, and the trace says how many', async ({ page }) => {
+  test.setTimeout(120_000);
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  const recall = new RecallPage(page);
+  await importPage.open();
+  await importPage.paste(CLAUDE_TRANSCRIPT);
+  expect((await importPage.storedCounts()).conversations).toBe(1);
+  await panels.openSettings();
+  await panels.waitUpToDate();
+
+  await recall.open();
+  await recall.input.fill('What did Claude suggest for the schedules database?');
+  await recall.input.press('Enter');
+  await expect(recall.results.first()).toBeVisible({ timeout: 30_000 });
+  await expect(recall.memories.first()).toContainText("I'd suggest SQLite");
+  // Claude's turns are about Claude (the first person, or nobody in a turn that never speaks to the
+  // user); the user's "We'll go with SQLite" is the user's own: the subject boost lifts Claude's only.
+  await expect(page.getByTestId('recall-trace-dampening')).toContainText(/subject [1-9]\d* about the person named/u);
+  await expect(page.getByTestId('error-banner')).toHaveCount(0);
 });
 
 test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format and target are remembered', async ({ page }) => {
