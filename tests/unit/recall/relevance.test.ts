@@ -175,6 +175,9 @@ describe('who a matching statement is about (the statement reading)', () => {
     // Courtesy and filler are about nobody; a statement about nobody is its speaker's unless told otherwise.
     expect(statementSubjects('Thank you, the store opened.', 'Jon', 'Gina', persons)).toEqual(['Jon']);
     expect(statementSubjects('The store opened.', 'Jon', 'Gina', persons, ['Gina'])).toEqual(['Gina']);
+    // "us" is the speaker's; "the US" is a country.
+    expect(statementSubjects('Gina took us to the store.', 'Jon', 'Gina', persons)).toEqual(['Gina', 'Jon']);
+    expect(statementSubjects('The store ships to the US.', 'Jon', 'Gina', persons, ['Gina'])).toEqual(['Gina']);
     // Without a known listener the second person says nothing.
     expect(statementSubjects('Your store looks great.', 'Jon', null, persons)).toEqual(['Jon']);
   });

@@ -86,8 +86,11 @@ function sentencesOf(text: string): string[] {
   return (text.match(/[^.!?\n]+(?:[.!?]+|\n|$)/gu) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
-const FIRST_PERSON =
-  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|ll|d)|me|my|mine|myself|we|we['’](?:re|ve|ll|d)|us|our|ours|ourselves)(?![\p{L}\p{N}'’])/iu;
+// "us" is matched apart, case-sensitively: "the US" is a country, not the speaker.
+const FIRST_PERSON_WORDS =
+  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|ll|d)|me|my|mine|myself|we|we['’](?:re|ve|ll|d)|our|ours|ourselves)(?![\p{L}\p{N}'’])/iu;
+const FIRST_PERSON_US = /(?<![\p{L}\p{N}'’])[Uu]s(?![\p{L}\p{N}'’])/u;
+const FIRST_PERSON = { test: (sentence: string) => FIRST_PERSON_WORDS.test(sentence) || FIRST_PERSON_US.test(sentence) };
 const SECOND_PERSON = /(?<![\p{L}\p{N}'’])(?:you|you['’](?:re|ve|ll|d)|your|yours|yourself|yourselves)(?![\p{L}\p{N}'’])/iu;
 /** "Thank you", "you know", "see you": the second person of courtesy and filler, about nobody. */
 const EMPTY_YOU = /\b(?:thank you|you know|see you|mind you)\b/giu;
