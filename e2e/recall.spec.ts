@@ -1,10 +1,22 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ImportPage } from './pages/import';
 import { IndexPanels } from './pages/index-panels';
 import { RecallPage } from './pages/recall';
 import { CLAUDE_TRANSCRIPT, MOSS_ANSWER, MOSS_TEA, MOSS_TRANSCRIPT } from './recall-fixtures';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+/** Pastes a transcript on the Import screen and waits until it is stored and indexed: its stored counts. */
+async function pasteIndexed(page: Page, transcript: string) {
+  const importPage = new ImportPage(page);
+  const panels = new IndexPanels(page);
+  await importPage.open();
+  await importPage.paste(transcript);
+  const counts = await importPage.storedCounts();
+  await panels.openSettings();
+  await panels.waitUpToDate();
+  return counts;
+}
 
 test('import, index, type a prompt: kept and dropped items, Copy puts the package on the clipboard', async ({ page }) => {
   test.setTimeout(120_000);
@@ -104,14 +116,8 @@ test('import, index, type a prompt: kept and dropped items, Copy puts the packag
 
 test('a prompt naming a speaker lifts what that speaker said, and the trace says how many', async ({ page }) => {
   test.setTimeout(120_000);
-  const importPage = new ImportPage(page);
-  const panels = new IndexPanels(page);
   const recall = new RecallPage(page);
-  await importPage.open();
-  await importPage.paste(CLAUDE_TRANSCRIPT);
-  expect((await importPage.storedCounts()).conversations).toBe(1);
-  await panels.openSettings();
-  await panels.waitUpToDate();
+  expect((await pasteIndexed(page, CLAUDE_TRANSCRIPT)).conversations).toBe(1);
 
   await recall.open();
   await recall.input.fill('What did Claude suggest for the schedules database?');
@@ -126,14 +132,8 @@ test('a prompt naming a speaker lifts what that speaker said, and the trace says
 
 test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format and target are remembered', async ({ page }) => {
   test.setTimeout(120_000);
-  const importPage = new ImportPage(page);
-  const panels = new IndexPanels(page);
   const recall = new RecallPage(page);
-  await importPage.open();
-  await importPage.paste(MOSS_TRANSCRIPT);
-  await importPage.storedCounts();
-  await panels.openSettings();
-  await panels.waitUpToDate();
+  await pasteIndexed(page, MOSS_TRANSCRIPT);
 
   await recall.open();
   await page.getByTestId('recall-format').selectOption('xml');
@@ -166,14 +166,8 @@ test('keyboard: Enter runs, Shift+Enter adds a line, Ctrl+Enter copies; format a
 });
 
 test('the vault holds nothing on this: an explicit state, no package', async ({ page }) => {
-  const importPage = new ImportPage(page);
-  const panels = new IndexPanels(page);
   const recall = new RecallPage(page);
-  await importPage.open();
-  await importPage.paste(MOSS_TRANSCRIPT);
-  await importPage.storedCounts();
-  await panels.openSettings();
-  await panels.waitUpToDate();
+  await pasteIndexed(page, MOSS_TRANSCRIPT);
   await recall.open();
   // Words (and character 3-grams) the vault does not hold: the lexical embedder's floor is low, so a
   // merely unrelated English prompt can still pass it on shared 3-grams.
@@ -190,14 +184,8 @@ test('a refused clipboard write says so and how to copy by hand', async ({ page 
       value: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')),
     });
   });
-  const importPage = new ImportPage(page);
-  const panels = new IndexPanels(page);
   const recall = new RecallPage(page);
-  await importPage.open();
-  await importPage.paste(MOSS_TRANSCRIPT);
-  await importPage.storedCounts();
-  await panels.openSettings();
-  await panels.waitUpToDate();
+  await pasteIndexed(page, MOSS_TRANSCRIPT);
   await recall.open();
   await recall.input.fill('moss soil');
   await recall.input.press('Enter');

@@ -60,10 +60,12 @@ const INTERJECTION =
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 
+/** `person` as a whole word. */
+const nameIn = (person: string, flags: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(person)}(?![\\p{L}\\p{N}])`, flags);
+
 /** True when `text` names `person` other than as the one addressed. */
 export function namesAsSubject(text: string, person: string): boolean {
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escape(person)}(?![\\p{L}\\p{N}])`, 'giu');
-  for (const m of text.matchAll(pattern)) {
+  for (const m of text.matchAll(nameIn(person, 'giu'))) {
     const before = text.slice(Math.max(0, m.index - 40), m.index);
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
     const addressed = INTERJECTION.test(before) && /^(?:\s*[,!?.]|\s*$)/u.test(after);
@@ -133,12 +135,7 @@ function addresseeOf(
   talkers: ReadonlyMap<string, Set<string>>,
 ): string | null {
   const text = candidate.record.text;
-  const named = persons.find(
-    (p) =>
-      !samePerson(p, speaker) &&
-      new RegExp(`(?<![\\p{L}\\p{N}])${escape(p)}(?![\\p{L}\\p{N}])`, 'iu').test(text) &&
-      !namesAsSubject(text, p),
-  );
+  const named = persons.find((p) => !samePerson(p, speaker) && nameIn(p, 'iu').test(text) && !namesAsSubject(text, p));
   if (named) return named;
   const others = [...(talkers.get(candidate.record.conversationId ?? '') ?? [])].filter((s) => !samePerson(s, speaker));
   return others.length === 1 ? others[0]! : null;
