@@ -1,13 +1,22 @@
 /**
  * `eval offtopic [locomo.json] [--prompts FILE] [--samples N] [--exports DIR|none] [--json]`: the share
  * of off-topic prompts the app's read path answers with "the vault holds nothing on this", asked of one
- * vault per LoCoMo sample and of one vault of the chat-export samples (services/eval/offtopic.ts).
+ * vault per LoCoMo sample and of one vault of the chat-export samples (services/eval/offtopic.ts). A
+ * prompt holding `{person}` is asked once per speaker of each LoCoMo vault
+ * (tests/fixtures/recall/off-topic-named-prompts.json).
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { vaultError, VaultFailure } from '../../lib/core/errors';
 import { parseLocomo } from '../../lib/core/recall/locomo-data';
-import { locomoVaults, parseOfftopicPrompts, runOfftopic, type OfftopicReport, type OfftopicVault } from '../../lib/services/eval/offtopic';
+import {
+  locomoVaults,
+  parseOfftopicPrompts,
+  PERSON,
+  runOfftopic,
+  type OfftopicReport,
+  type OfftopicVault,
+} from '../../lib/services/eval/offtopic';
 import type { CommandResult } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs } from './args';
@@ -78,7 +87,11 @@ export function formatOfftopicReport(r: OfftopicReport, settings: string): strin
   const vaults = Object.keys(r.byVault).length;
   const width = Math.max(8, ...Object.keys(r.byVault).map((n) => n.length));
   return [
-    `Off-topic prompts answered "the vault holds nothing on this": ${pct(r.refusedRate)} of ${r.asks} asks (${r.prompts} prompts x ${vaults} vaults)`,
+    `Off-topic prompts answered "the vault holds nothing on this": ${pct(r.refusedRate)} of ${r.asks} asks (${
+      r.asks === r.prompts * vaults
+        ? `${r.prompts} prompts x ${vaults} vaults`
+        : `${r.prompts} prompts, ${PERSON} asked once per speaker, ${vaults} vaults`
+    })`,
     `${'vault'.padEnd(width)}  asks  refused  refusedRate`,
     ...Object.entries(r.byVault).map(
       ([name, v]) =>

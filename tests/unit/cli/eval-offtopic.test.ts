@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { parseLocomo } from '../../../src/lib/core/recall/locomo-data';
-import { locomoVaults, parseOfftopicPrompts, runOfftopic } from '../../../src/lib/services/eval/offtopic';
+import { asksOf, locomoVaults, parseOfftopicPrompts, runOfftopic } from '../../../src/lib/services/eval/offtopic';
 import { syntheticSample } from '../../factories/recall-locomo';
 
 const ON_TOPIC = 'What is the name of the greyhound Ana adopted?';
@@ -49,6 +49,21 @@ describe('off-topic refusal through the read path', () => {
     expect(report.notRefused).toHaveLength(1);
     expect(report.notRefused[0]).toMatchObject({ vault: 'synthetic-1', prompt: ON_TOPIC });
     expect(report.notRefused[0]!.items).toBeGreaterThan(0);
+  });
+
+  it('asks a prompt naming {person} once per speaker of a LoCoMo vault, and not of a vault with no named speakers', async () => {
+    expect(asksOf(['Where is {person} from?', 'Plain?'], ['Ana', 'Ben'])).toEqual(['Where is Ana from?', 'Where is Ben from?', 'Plain?']);
+    expect(asksOf(['Where is {person} from?'])).toEqual([]);
+    const parsed = parseLocomo([syntheticSample()]);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const [vault] = locomoVaults(parsed.value);
+    const persons = vault!.persons!;
+    expect(persons).toHaveLength(2);
+    const report = await runOfftopic([vault!, { name: 'no speakers', open: vault!.open }], ['How long should {person} rest after a race?']);
+    expect(report).toMatchObject({ prompts: 1, asks: 2, byVault: { 'synthetic-1': { asks: 2 } } });
+    expect(Object.keys(report.byVault)).toEqual(['synthetic-1']);
+    expect(report.byVault['synthetic-1']!.refused + report.notRefused.length).toBe(2);
+    for (const n of report.notRefused) expect(n.prompt).toMatch(/^How long should (Ana|Ben) rest after a race\?$/u);
   });
 
   it('reads only a { prompts: [non-empty strings] } file', () => {

@@ -17,6 +17,16 @@ import { importSample } from './locomo-vault';
 export interface OfftopicVault {
   name: string;
   open(): Promise<Vault>;
+  /** The persons who speak in it by name: a prompt holding `{person}` is asked once for each (none: not asked). */
+  persons?: readonly string[];
+}
+
+/** The placeholder a prompt uses for a person of the vault. */
+export const PERSON = '{person}';
+
+/** The asks of one vault: each prompt, a prompt naming `{person}` once per person of the vault. */
+export function asksOf(prompts: readonly string[], persons: readonly string[] = []): string[] {
+  return prompts.flatMap((p) => (p.includes(PERSON) ? persons.map((person) => p.replaceAll(PERSON, person)) : [p]));
 }
 
 export interface OfftopicVaultReport {
@@ -56,7 +66,11 @@ export function parseOfftopicPrompts(data: unknown): Result<string[]> {
 
 /** One vault per LoCoMo sample, through the product's importer (as `eval locomo` builds them). */
 export function locomoVaults(samples: readonly LocomoSample[]): OfftopicVault[] {
-  return samples.map((sample) => ({ name: sample.sample_id, open: async () => (await importSample(sample)).vault }));
+  return samples.map((sample) => ({
+    name: sample.sample_id,
+    open: async () => (await importSample(sample)).vault,
+    persons: [sample.conversation.speaker_a, sample.conversation.speaker_b].filter((p): p is string => typeof p === 'string'),
+  }));
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
@@ -70,13 +84,20 @@ export async function runOfftopic(
   const notRefused: OfftopicReport['notRefused'] = [];
   const refusedAt: OfftopicReport['refusedAt'] = {};
   let done = 0;
+  let asks = 0;
   for (const source of vaults) {
     if (byVault[source.name]) throw new VaultFailure(vaultError('input/invalid', `Two vaults are named ${source.name}.`));
+    const asked = asksOf(prompts, source.persons);
+    asks += asked.length;
+    if (asked.length === 0) {
+      options.onVault?.(source.name, ++done, vaults.length);
+      continue;
+    }
     const vault = await source.open();
     await withIndexedVault(vault, options.vectors ?? 'hnsw', async (index) => {
       const recaller = index.recaller();
       let refused = 0;
-      for (const prompt of prompts) {
+      for (const prompt of asked) {
         const answer = await recaller.answer({ prompt }, { writeBack: false });
         if (!answer.ok) throw new VaultFailure(answer.error);
         const empty = answer.value.result.holdsNothing;
@@ -85,11 +106,10 @@ export async function runOfftopic(
           refusedAt[empty.emptyAt] = (refusedAt[empty.emptyAt] ?? 0) + 1;
         } else notRefused.push({ vault: source.name, prompt, items: answer.value.result.items.length });
       }
-      byVault[source.name] = { asks: prompts.length, refused, refusedRate: rate(refused, prompts.length) };
+      byVault[source.name] = { asks: asked.length, refused, refusedRate: rate(refused, asked.length) };
     });
     options.onVault?.(source.name, ++done, vaults.length);
   }
-  const asks = prompts.length * vaults.length;
   const refused = Object.values(byVault).reduce((n, v) => n + v.refused, 0);
   return { prompts: prompts.length, asks, refusedRate: rate(refused, asks), byVault, notRefused, refusedAt };
 }
