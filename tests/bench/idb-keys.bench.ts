@@ -1,18 +1,20 @@
 /**
  * What the heavy archive's import waits on (issue 19): raw IndexedDB writes in Chromium, 400k
  * message-shaped rows (about 1 KB of words each, 40 to a conversation, 500 to a transaction, relaxed
- * durability, the messages table's indexes: [conversationId+ordinal], importId, state), with three
- * layouts of the primary key:
+ * durability), in four layouts:
  *
- * - `random`: a hash per message, as the vault's message ids are today (`msg_<hash>`);
- * - `by_conversation`: the conversation's hash, then the message's (each conversation's rows together);
- * - `sequential`: an increasing number.
+ * - `random`: a hash per message, as the vault's message ids are (`msg_<hash>`), with the messages
+ *   table's indexes up to schema version 8: [conversationId+ordinal], importId, state;
+ * - `by_conversation`: the same indexes, ids that start with their conversation's hash;
+ * - `sequential`: the same indexes, an increasing number;
+ * - `random_conversation_index`: hashed ids with the indexes of schema version 10:
+ *   [conversationId+ordinal] and the sparse `stagedBy`, which no row of a new conversation enters.
  *
  * Each layout runs in a fresh on-disk Chromium profile (one origin's databases share one LevelDB, so a
  * layout measured after another would inherit its files). Figures:
  * `store.idb_keys.400k.<layout>.seconds`, with the rate of every 50k rows in the meta. No vault code
  * runs: this isolates the database's cost from the importer's. The heavy groups run once per
- * invocation (`BENCH_HEAVY_RUNS`).
+ * invocation (`BENCH_HEAVY_RUNS`); `KEYS_LAYOUTS=a,b` runs only those layouts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -24,8 +26,13 @@ import { chromiumLaunch } from '../../playwright.config';
 import type { BenchModule, FigureSamples } from './harness';
 import { heavyRuns } from './import.bench';
 
-const LAYOUTS = ['random', 'by_conversation', 'sequential'] as const;
-type Layout = (typeof LAYOUTS)[number];
+const LAYOUTS = (process.env.KEYS_LAYOUTS?.split(',') ?? [
+  'random',
+  'by_conversation',
+  'sequential',
+  'random_conversation_index',
+]) as readonly Layout[];
+type Layout = 'random' | 'by_conversation' | 'sequential' | 'random_conversation_index';
 const ROWS = 400_000;
 const STEP = 50_000;
 const BATCH = 500;
@@ -44,8 +51,13 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
     open.onupgradeneeded = () => {
       const store = open.result.createObjectStore('messages', { keyPath: 'id' });
       store.createIndex('conversation', ['conversationId', 'ordinal']);
-      store.createIndex('importId', 'importId');
-      store.createIndex('state', 'state');
+      if (layout === 'random_conversation_index') {
+        // Schema version 10: a sparse index no imported row of a new conversation enters.
+        store.createIndex('stagedBy', 'stagedBy');
+      } else {
+        store.createIndex('importId', 'importId');
+        store.createIndex('state', 'state');
+      }
     };
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
@@ -83,7 +95,11 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
       if (i % perConversation === 0) conversation = `conv_${hex()}`;
       const own = hex();
       const id =
-        layout === 'random' ? `msg_${own}` : layout === 'by_conversation' ? `${conversation}/${own}` : `msg_${String(i).padStart(10, '0')}`;
+        layout === 'random' || layout === 'random_conversation_index'
+          ? `msg_${own}`
+          : layout === 'by_conversation'
+            ? `${conversation}/${own}`
+            : `msg_${String(i).padStart(10, '0')}`;
       batchRows.push({
         id,
         conversationId: conversation,

@@ -75,6 +75,13 @@ export interface MessageRecord extends Stamped {
   flags: string[];
   importId: string;
   state: RowState;
+  /**
+   * The stage key of the import that staged it, on a `staged` message only (a new message of a
+   * conversation the vault already holds, until the import publishes): the sparse index that finds
+   * such rows holds only them, so a visible message costs no index entry but its
+   * [conversationId+ordinal].
+   */
+  stagedBy?: string;
 }
 
 export interface NoteRecord extends Stamped {

@@ -277,6 +277,7 @@ export class ImportSession {
         // flip at publish (touching every message again doubled the cost of a large import). New
         // messages of an existing, visible conversation are staged themselves.
         state: existing ? 'staged' : 'visible',
+        ...(existing ? { stagedBy: this.stageKey } : {}),
         hlc: this.stamp(),
       });
       if (existing) this.grownMessages.push(messageId);
@@ -357,7 +358,8 @@ export class ImportSession {
       async () => {
         if (this.resources.size) await this.db.notes.bulkPut([...this.resources.values()]);
         await this.db.conversations.where('importId').equals(this.stageKey).modify({ state: 'visible' });
-        for (const id of this.grownMessages) await this.db.messages.update(id, { state: 'visible' });
+        // An undefined value deletes the property (Dexie's update): the row leaves the sparse index.
+        for (const id of this.grownMessages) await this.db.messages.update(id, { state: 'visible', stagedBy: undefined });
         for (const placement of this.placements.values()) {
           await this.db.messages.update(placement.id, {
             ordinal: placement.ordinal,
@@ -403,12 +405,9 @@ export function rollbackStaged(db: VaultDb, prefix: string, tx: TxOptions = {}):
         .startsWith(prefix)
         .filter((c) => c.state === 'staged')
         .primaryKeys();
-      const unpublished = new Set(staged);
-      await db.messages
-        .where('importId')
-        .startsWith(prefix)
-        .filter((m) => m.state === 'staged' || unpublished.has(m.conversationId))
-        .delete();
+      // Staged messages of conversations the vault held, then every message of a staged conversation.
+      await db.messages.where('stagedBy').startsWith(prefix).delete();
+      for (const id of staged) await db.messages.where('[conversationId+ordinal]').between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
       await db.conversations.bulkDelete(staged);
     },
     { ...tx, label: 'removing an unfinished import' },

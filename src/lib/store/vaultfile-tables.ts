@@ -74,7 +74,8 @@ export function vaultCounts(db: VaultDb, tx: TxOptions & { vectors?: boolean } =
   const work = db.transaction('r', [...(SECTION_NAMES as unknown as string[]), 'summaries'], async () => {
     const counts = emptyCounts();
     counts.conversations = await db.conversations.where('state').equals('visible').count();
-    counts.messages = await db.messages.where('state').equals('visible').count();
+    // Every message is visible but the staged ones (the sparse `stagedBy` index holds only them).
+    counts.messages = (await db.messages.count()) - (await db.messages.orderBy('stagedBy').count());
     for (const id of await stagedConversationIds(db)) {
       counts.messages -= await db.messages
         .where('[conversationId+ordinal]')

@@ -59,11 +59,7 @@ describe('pipelined batch writes', () => {
     expect(await vault.db.conversations.count()).toBe(80);
     expect(await vault.db.conversations.where('state').equals('visible').count()).toBe(80);
     expect(file.messages.stored).toBe(
-      await vault.db.messages
-        .where('state')
-        .equals('visible')
-        .filter((m) => m.branch.onVisiblePath && !m.hidden)
-        .count(),
+      await vault.db.messages.filter((m) => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden).count(),
     );
   });
 });

@@ -26,8 +26,7 @@ const sample = (path: string) => file(path, readFileSync(resolve(SAMPLES, path))
 async function visibleCounts(vault: Vault) {
   return {
     conversations: await vault.db.conversations.where('state').equals('visible').count(),
-    messages: (await vault.db.messages.where('state').equals('visible').toArray()).filter((m) => m.branch.onVisiblePath && !m.hidden)
-      .length,
+    messages: (await vault.db.messages.toArray()).filter((m) => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden).length,
     all: await vault.db.messages.count(),
   };
 }

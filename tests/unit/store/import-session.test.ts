@@ -81,9 +81,13 @@ describe('ImportSession', () => {
     // The existing conversation is untouched until publish, and its new messages are invisible.
     expect((await db.conversations.toArray())[0]!.messageCount).toBe(2);
     expect(await visibleCounts(db)).toEqual({ conversations: 1, messages: 2 });
+    // The new messages are staged themselves, found by the sparse `stagedBy` index until publish.
+    expect(await db.messages.where('stagedBy').equals('imp_b/0').count()).toBe(2);
     await grown.publish();
     const stored = await db.messages.orderBy('[conversationId+ordinal]').toArray();
     expect(stored.map((m) => m.text)).toEqual(['a', 'b', 'c', 'd']);
+    expect(stored.every((m) => m.state === 'visible' && !('stagedBy' in m))).toBe(true);
+    expect(await db.messages.orderBy('stagedBy').count()).toBe(0);
     expect((await db.conversations.toArray())[0]!.messageCount).toBe(4);
     db.close();
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSIONS, VaultDb } from '../../../src/lib/store/schema';
+import { rollbackStaged } from '../../../src/lib/store/import-session';
 import { openVault } from '../../../src/lib/store/vault';
+import { vaultCounts } from '../../../src/lib/store/vaultfile-tables';
 import { chunk, conversation, jobRecord, message, note } from '../../factories/records';
 
 /** Rows as written by the code of one schema version: table name -> rows. */
@@ -67,6 +69,43 @@ const seedV2: Seed = {
 /** Version 3 (issue 12) adds the intent history the recall prior reads. */
 const seedV3: Seed = { ...seedV2, intents: [{ id: 'intent-1', intent: 'factual', at: 5 }] };
 
+/**
+ * Version 8 (issue 12) adds the extracted units' triples. Its seed also holds a staged message: a
+ * new turn of a conversation the vault held, written by an import that was interrupted before it
+ * published (the startup recovery removes it).
+ */
+const STAGED = message({ id: 'msg-3', ordinal: 2, text: 'And the roots?', importId: 'imp-2/0', state: 'staged' });
+const seedV8: Seed = {
+  ...seedV3,
+  messages: [...seedV3.messages!, STAGED],
+  triples: [
+    {
+      id: 'note-1#0',
+      noteId: 'note-1',
+      conversationId: 'conv-1',
+      messageId: 'msg-1',
+      noteHash: 'h1',
+      recipe: 'triples-1',
+      subject: null,
+      subjectText: 'You',
+      relation: 'decided to use',
+      object: 'Postgres',
+      entities: ['postgres'],
+      terms: ['decid', 'us', 'postgr'],
+      pairs: ['postgres\u0000decid', 'postgres\u0000us', 'postgres\u0000postgr'],
+      negated: false,
+    },
+  ],
+};
+
+/** Version 9 marks a staged message with its import's stage key (`stagedBy`), which version 10's index finds it by. */
+function markedStaged(table: string, row: unknown): { table: string; row: unknown } {
+  const m = row as { state?: string; importId?: string };
+  return table === 'messages' && m.state === 'staged' ? { table, row: { ...m, stagedBy: m.importId } } : { table, row };
+}
+
+const seedV10: Seed = { ...seedV8, messages: [...seedV3.messages!, { ...STAGED, stagedBy: STAGED.importId }] };
+
 /** One line per schema version: adding version N means adding `{ from: N, seed: seedVN }`. */
 const CASES: MigrationCase[] = [
   { from: 1, seed: seedV1, upgraded: fromV1 },
@@ -80,30 +119,10 @@ const CASES: MigrationCase[] = [
     seed: { ...seedV3, communitySummaries: [{ id: 'community:rachio', signature: 's1', text: 'Irrigation parts.', llmId: 'm', at: 6 }] },
   },
   // Version 8 (issue 12) adds the extracted units' triples: a new table, no row changes shape.
-  {
-    from: 8,
-    seed: {
-      ...seedV3,
-      triples: [
-        {
-          id: 'note-1#0',
-          noteId: 'note-1',
-          conversationId: 'conv-1',
-          messageId: 'msg-1',
-          noteHash: 'h1',
-          recipe: 'triples-1',
-          subject: null,
-          subjectText: 'You',
-          relation: 'decided to use',
-          object: 'Postgres',
-          entities: ['postgres'],
-          terms: ['decid', 'us', 'postgr'],
-          pairs: ['postgres\u0000decid', 'postgres\u0000us', 'postgres\u0000postgr'],
-          negated: false,
-        },
-      ],
-    },
-  },
+  { from: 8, seed: seedV8, upgraded: markedStaged },
+  // Versions 9 and 10 (issue 19): staged messages carry `stagedBy`; `importId` and `state` are no longer indexed.
+  { from: 9, seed: seedV10 },
+  { from: 10, seed: seedV10 },
 ];
 
 describe('schema migrations', () => {
@@ -138,7 +157,7 @@ describe('schema migrations', () => {
     });
   }
 
-  it('version 6 leaves messages with the indexes reads use, and jobs countable by type and status', async () => {
+  it('leaves messages with the indexes reads use (versions 6 and 10), and jobs countable by type and status', async () => {
     const name = `migration-indexes-${Date.now()}`;
     const old = new VaultDb(name, {}, 1);
     await old.open();
@@ -147,11 +166,31 @@ describe('schema migrations', () => {
     const vault = await openVault(name);
     const idb = vault.db.backendDB();
     const names = (store: string) => [...idb.transaction(store, 'readonly').objectStore(store).indexNames].sort();
-    expect(names('messages')).toEqual(['[conversationId+ordinal]', 'importId', 'state'].sort());
+    expect(names('messages')).toEqual(['[conversationId+ordinal]', 'stagedBy']);
     expect(names('jobs')).toContain('[type+status+updatedAt]');
     // The new index holds the rows written before it existed.
     expect(await vault.jobs.countOfTypes(['extract.conversation'], 'pending')).toBe(1);
     expect(await vault.conversations.messages('conv-1')).toHaveLength(2);
+    vault.db.close();
+  });
+});
+
+describe('schema versions 9 and 10', () => {
+  it('an interrupted import an older build left is still removed by its stage key, and counted out of the vault', async () => {
+    const name = `migration-staged-${Date.now()}`;
+    const old = new VaultDb(name, {}, 8);
+    await old.open();
+    for (const [table, rows] of Object.entries(seedV8)) await old.table(table).bulkAdd(rows);
+    // A new conversation of the same unfinished import: staged itself, its message visible behind it.
+    await old.table('conversations').add(conversation({ id: 'conv-2', externalId: 'c2', importId: 'imp-2/0', state: 'staged' }));
+    await old.table('messages').add(message({ id: 'msg-4', conversationId: 'conv-2', importId: 'imp-2/0' }));
+    old.close();
+    const vault = await openVault(name);
+    expect((await vaultCounts(vault.db)).messages).toBe(2);
+    await rollbackStaged(vault.db, 'imp-2');
+    expect((await vault.db.messages.toCollection().primaryKeys()).sort()).toEqual(['msg-1', 'msg-2']);
+    expect(await vault.db.conversations.get('conv-2')).toBeUndefined();
+    expect((await vaultCounts(vault.db)).messages).toBe(2);
     vault.db.close();
   });
 });
