@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '../core/records';
+import { vectorsOfRecords } from './vectors-repo';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 import { readAhead } from './paging';
@@ -69,7 +70,7 @@ export class ChunksRepo {
       [this.db.chunks, this.db.vectors],
       async () => {
         const dropVectors = [...change.remove, ...change.stale];
-        if (dropVectors.length) await this.db.vectors.where('recordId').anyOf(dropVectors).delete();
+        if (dropVectors.length) await vectorsOfRecords(this.db, dropVectors).delete();
         if (change.remove.length) await this.db.chunks.bulkDelete(change.remove);
         if (change.put.length) await this.db.chunks.bulkPut(change.put);
       },

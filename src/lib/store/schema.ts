@@ -122,9 +122,15 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     upgrade: markStagedMessages,
   },
   {
+    // The chunks' `parentType`, `tier` and `contentHash` and the vectors' `recordId` and
+    // `contentHash` go too: nothing reads chunks by the first three or vectors by their hash, and a
+    // record's vectors are a range of the primary key [recordId+modelId] (`vectorsOfRecords`). The
+    // index job writes a chunk and a vector per document of the heavy archive (322,707 of each).
     version: 10,
     stores: {
       messages: 'id, [conversationId+ordinal], stagedBy',
+      chunks: 'id, parentId, conversationId, *messageIds, lastCopiedAt',
+      vectors: '[recordId+modelId], modelId, [modelId+label]',
     },
   },
 ];

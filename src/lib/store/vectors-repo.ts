@@ -1,7 +1,21 @@
+import Dexie, { type Collection, type IndexableType } from 'dexie';
 import type { VectorRecord } from '../core/records';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 import { readAhead } from './paging';
+
+/**
+ * Every vector of these records, whatever the embedder: a record id is the first part of the
+ * primary key [recordId+modelId], so each record is one key range (schema 10 dropped the `recordId`
+ * index that did this, one more entry written with every vector).
+ */
+export function vectorsOfRecords(db: VaultDb, recordIds: readonly string[]): Collection<VectorRecord, [string, string]> {
+  const ranges = [...new Set(recordIds)].map((id): [IndexableType, IndexableType] => [
+    [id, Dexie.minKey],
+    [id, Dexie.maxKey],
+  ]);
+  return db.vectors.where(':id').inAnyRange(ranges, { includeLowers: true, includeUppers: true });
+}
 
 /**
  * Stored vectors, one row per (record, embedder). Rows are the truth a persisted vector index is
@@ -130,7 +144,7 @@ export class VectorsRepo {
   /** Vectors of records that are no longer indexed, for every embedder. */
   deleteRecords(recordIds: readonly string[]): Promise<number> {
     if (recordIds.length === 0) return Promise.resolve(0);
-    return runTx(this.db, 'rw', this.db.vectors, () => this.db.vectors.where('recordId').anyOf(recordIds.slice()).delete(), {
+    return runTx(this.db, 'rw', this.db.vectors, () => vectorsOfRecords(this.db, recordIds).delete(), {
       ...this.tx,
       label: 'removing vectors',
     });
@@ -138,8 +152,11 @@ export class VectorsRepo {
 
   /** Record ids that have a vector of any embedder. */
   async recordIds(): Promise<string[]> {
-    const keys = await withStoreTimeout(this.db.vectors.orderBy('recordId').uniqueKeys(), { ...this.tx, label: 'listing vector records' });
-    return keys.map(String);
+    // The primary keys are [recordId, modelId] in order: a record's rows are adjacent.
+    const keys = await withStoreTimeout(this.db.vectors.toCollection().primaryKeys(), { ...this.tx, label: 'listing vector records' });
+    const out: string[] = [];
+    for (const [recordId] of keys) if (out[out.length - 1] !== recordId) out.push(recordId);
+    return out;
   }
 
   /** Embedder ids that have stored vectors. */

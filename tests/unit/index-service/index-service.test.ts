@@ -38,7 +38,7 @@ async function importAll(h: Harness, options: { samples?: boolean } = {}): Promi
 async function expectExactCover(h: Harness): Promise<number> {
   const visible = await visibleMessageIds(h.vault);
   const cover = new Map<string, number>();
-  const chunks = await h.vault.db.chunks.where('parentType').equals('message').toArray();
+  const chunks = (await h.vault.db.chunks.toArray()).filter((c) => c.parentType === 'message');
   expect(chunks.length).toBeGreaterThan(0);
   for (const chunk of chunks) {
     for (const id of chunk.messageIds) cover.set(id, (cover.get(id) ?? 0) + 1);
@@ -74,7 +74,7 @@ describe('index service on imported chats and documents', () => {
   it('chunks a pasted document on its headings as a resource', async () => {
     const h = await fresh();
     await importAll(h);
-    const resources = await h.vault.db.chunks.where('parentType').equals('resource').toArray();
+    const resources = (await h.vault.db.chunks.toArray()).filter((c) => c.parentType === 'resource');
     expect(resources.map((c) => c.headingPath.join(' > ')).sort()).toEqual([
       'Garden maintenance handbook',
       'Garden maintenance handbook > Cleaning the pond',

@@ -69,3 +69,18 @@ describe('VectorsRepo.count', () => {
     expect(await repo.count('m')).toBe(0);
   });
 });
+
+describe('a record’s vectors by the primary key (schema 10 has no recordId index)', () => {
+  it('deleteRecords removes every embedder’s vector of those records, and no other; recordIds lists each record once', async () => {
+    const vault = await openVault(`vectors-records-${process.pid}-${Date.now()}`);
+    opened.push(vault);
+    const repo = new VectorsRepo(vault.db);
+    // "a" is a prefix of "ab": a range per record must not reach a longer id.
+    await repo.put([row('a', 0), row('a', 0, 'n'), row('ab', 1), row('b', 2), row('b', 1, 'n'), row('c', 3)]);
+    expect(await repo.recordIds()).toEqual(['a', 'ab', 'b', 'c']);
+    expect(await repo.deleteRecords(['a', 'b', 'b', 'missing'])).toBe(4);
+    const left = (await vault.db.vectors.toCollection().primaryKeys()).map(([id, model]) => `${id}/${model}`);
+    expect(left).toEqual(['ab/m', 'c/m']);
+    expect(await repo.recordIds()).toEqual(['ab', 'c']);
+  });
+});
