@@ -61,6 +61,14 @@ export interface AppSettled {
   heapsMb: Record<string, number>;
   /** Resident memory of the largest renderer process of the profile (the tab: the page and its dedicated workers), MB; null off Linux. */
   rendererRssMb: number | null;
+  /**
+   * The same two after a garbage collection forced in the page and every worker (CDP
+   * `HeapProfiler.collectGarbage`) and 2 s: the live memory. The readings above can hold the
+   * load's garbage, which V8 collects when it chooses (at 300k: 959-1,561 MB right after the
+   * recall, 774-786 MB after a collection, 2026-11-30).
+   */
+  rendererRssAfterGcMb: number | null;
+  heapsAfterGcMb: Record<string, number>;
 }
 
 /** Writes a generated export to `path` without holding it whole; returns what was generated. */
@@ -321,6 +329,10 @@ async function settle(
   });
   const cdp = await context.newCDPSession(page);
   try {
+    const heapsMb = await heapsInUse(cdp);
+    const rendererRssMb = await largestRendererRss(profile);
+    const heapsAfterGcMb = await heapsInUse(cdp, { collect: true });
+    await page.waitForTimeout(2_000);
     return {
       indexSeconds,
       loadSeconds,
@@ -328,17 +340,23 @@ async function settle(
       recallMs,
       tabMb: memory.tab === null ? null : memory.tab / 2 ** 20,
       pageHeapMb: memory.page === null ? null : memory.page / 2 ** 20,
-      heapsMb: await heapsInUse(cdp),
-      rendererRssMb: await largestRendererRss(profile),
+      heapsMb,
+      rendererRssMb,
+      heapsAfterGcMb,
+      rendererRssAfterGcMb: await largestRendererRss(profile),
     };
   } finally {
     await cdp.detach();
   }
 }
 
-/** JS heap in use (Runtime.getHeapUsage) of the page and of each of its workers (attached through the page's session), MB. */
-async function heapsInUse(cdp: Cdp): Promise<Record<string, number>> {
+/**
+ * JS heap in use (Runtime.getHeapUsage) of the page and of each of its workers (attached through the
+ * page's session), MB; `collect`: each after a forced garbage collection (HeapProfiler.collectGarbage).
+ */
+async function heapsInUse(cdp: Cdp, options: { collect?: boolean } = {}): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
+  if (options.collect) await cdp.send('HeapProfiler.collectGarbage');
   const page = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   out.page = page.usedSize / 2 ** 20;
   const workers: { sessionId: string; url: string }[] = [];
@@ -350,27 +368,29 @@ async function heapsInUse(cdp: Cdp): Promise<Record<string, number>> {
   cdp.off('Target.attachedToTarget', attached);
   let id = 0;
   for (const worker of workers) {
-    const asked = ++id;
-    const answer = new Promise<{ usedSize?: number }>((resolve) => {
-      const listener = (event: { sessionId: string; message: string }) => {
-        const message = JSON.parse(event.message) as { id?: number; result?: { usedSize?: number } };
-        if (event.sessionId !== worker.sessionId || message.id !== asked) return;
-        cdp.off('Target.receivedMessageFromTarget', listener);
-        resolve(message.result ?? {});
-      };
-      cdp.on('Target.receivedMessageFromTarget', listener);
-    });
-    await cdp.send('Target.sendMessageToTarget', {
-      sessionId: worker.sessionId,
-      message: JSON.stringify({ id: asked, method: 'Runtime.getHeapUsage' }),
-    });
-    const used = (await answer).usedSize;
+    if (options.collect) await workerCall(cdp, worker.sessionId, ++id, 'HeapProfiler.collectGarbage');
+    const used = (await workerCall(cdp, worker.sessionId, ++id, 'Runtime.getHeapUsage')).usedSize;
     // "index.worker-<hash>.js" -> "index.worker".
     const name = /([\w-]+\.worker)/u.exec(worker.url)?.[1] ?? worker.url;
     if (used !== undefined) out[name] = (out[name] ?? 0) + used / 2 ** 20;
   }
   await cdp.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false });
   return out;
+}
+
+/** One CDP call to a worker attached through the page's session (not flattened), and its result. */
+async function workerCall(cdp: Cdp, sessionId: string, id: number, method: string): Promise<{ usedSize?: number }> {
+  const answer = new Promise<{ usedSize?: number }>((resolve) => {
+    const listener = (event: { sessionId: string; message: string }) => {
+      const message = JSON.parse(event.message) as { id?: number; result?: { usedSize?: number } };
+      if (event.sessionId !== sessionId || message.id !== id) return;
+      cdp.off('Target.receivedMessageFromTarget', listener);
+      resolve(message.result ?? {});
+    };
+    cdp.on('Target.receivedMessageFromTarget', listener);
+  });
+  await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
+  return answer;
 }
 
 /** VmRSS of the largest renderer process of this profile (found by its --user-data-dir in /proc), MB; null off Linux. */

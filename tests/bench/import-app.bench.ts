@@ -6,7 +6,8 @@
  *
  * BENCH_APP_SETTLE=1 goes on after each import's report (app-import.ts `settle`): it waits for every
  * index job, reloads the page and times the saved indexes' load, asks one recall and measures the
- * tab: app.<size>.{index_s,recall_ms,memory_mb,renderer_rss_mb,js_heaps_mb,page_heap_mb} and
+ * tab: app.<size>.{index_s,recall_ms,memory_mb,renderer_rss_mb,js_heaps_mb,page_heap_mb}, the RSS and
+ * heaps again after a forced garbage collection (`renderer_rss_after_gc_mb`, `js_heaps_after_gc_mb`), and
  * index.load.<size>.seconds, where
  * <size> is 22k for the 100 MB export and 300k for the heavy archive (their visible messages).
  * BENCH_APP_KEEP_PROFILE=1 leaves each run's browser profile on disk and prints where.
@@ -58,6 +59,12 @@ export const bench: BenchModule = {
                   `${run.settled.documents} documents loaded ${run.settled.loadSeconds.toFixed(1)} s after a reload, ` +
                   `one recall ${run.settled.recallMs} ms, tab ${run.settled.tabMb?.toFixed(0) ?? '?'} MB, page heap ${run.settled.pageHeapMb?.toFixed(0) ?? '?'} MB, ` +
                   `renderer RSS ${run.settled.rendererRssMb?.toFixed(0) ?? '?'} MB, JS heaps ${Object.entries(run.settled.heapsMb)
+                    .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
+                    .join(
+                      ', ',
+                    )} MB; after a forced GC RSS ${run.settled.rendererRssAfterGcMb?.toFixed(0) ?? '?'} MB, JS heaps ${Object.entries(
+                    run.settled.heapsAfterGcMb,
+                  )
                     .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
                     .join(', ')} MB`,
               );
@@ -117,6 +124,25 @@ export const bench: BenchModule = {
                   ...after,
                   what: 'JS heap in use (CDP Runtime.getHeapUsage) of the page and every worker, summed, after the recall',
                   heaps: settledRuns.map((r) => r.heapsMb),
+                },
+              },
+              {
+                name: `app.${size}.renderer_rss_after_gc_mb`,
+                unit: 'MB',
+                values: settledRuns.map((r) => r.rendererRssAfterGcMb ?? NaN),
+                meta: {
+                  ...after,
+                  what: 'VmRSS of the largest renderer process 2 s after a garbage collection forced in the page and every worker (CDP HeapProfiler.collectGarbage), after the readings above: the live memory',
+                },
+              },
+              {
+                name: `app.${size}.js_heaps_after_gc_mb`,
+                unit: 'MB',
+                values: settledRuns.map((r) => Object.values(r.heapsAfterGcMb).reduce((a, b) => a + b, 0)),
+                meta: {
+                  ...after,
+                  what: 'the JS heaps in use after that garbage collection, summed',
+                  heaps: settledRuns.map((r) => r.heapsAfterGcMb),
                 },
               },
               {

@@ -44,7 +44,10 @@ export function primaryKeyOf(section: SectionName, record: AnyRecord): string | 
 }
 
 export function isStagedRow(section: SectionName, record: AnyRecord): boolean {
-  return (section === 'conversations' || section === 'messages') && (record as { state?: unknown }).state === 'staged';
+  if (section !== 'conversations' && section !== 'messages') return false;
+  // A message carrying `stagedBy` is in the staged index whatever its state says: it stays out of files.
+  const row = record as { state?: unknown; stagedBy?: unknown };
+  return row.state === 'staged' || (section === 'messages' && row.stagedBy !== undefined);
 }
 
 /** Whether a stored row belongs in a vault file (`stagedConversations`: ids of staged conversations). */
