@@ -8,7 +8,8 @@
  * - `by_conversation`: the same indexes, ids that start with their conversation's hash;
  * - `sequential`: the same indexes, an increasing number;
  * - `random_conversation_index`: hashed ids with the indexes of schema version 10:
- *   [conversationId+ordinal] and the sparse `stagedBy`, which no row of a new conversation enters.
+ *   [conversationId+ordinal] and the sparse `stagedBy`, which no row of a new conversation enters;
+ * - `random_no_index`: hashed ids and no index at all (what any layout with an index costs above it).
  *
  * Each layout runs in a fresh on-disk Chromium profile (one origin's databases share one LevelDB, so a
  * layout measured after another would inherit its files). Figures:
@@ -31,8 +32,9 @@ const LAYOUTS = (process.env.KEYS_LAYOUTS?.split(',') ?? [
   'by_conversation',
   'sequential',
   'random_conversation_index',
+  'random_no_index',
 ]) as readonly Layout[];
-type Layout = 'random' | 'by_conversation' | 'sequential' | 'random_conversation_index';
+type Layout = 'random' | 'by_conversation' | 'sequential' | 'random_conversation_index' | 'random_no_index';
 const ROWS = 400_000;
 const STEP = 50_000;
 const BATCH = 500;
@@ -50,6 +52,7 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
     const open = indexedDB.open(`keys-${layout}`, 1);
     open.onupgradeneeded = () => {
       const store = open.result.createObjectStore('messages', { keyPath: 'id' });
+      if (layout === 'random_no_index') return;
       store.createIndex('conversation', ['conversationId', 'ordinal']);
       if (layout === 'random_conversation_index') {
         // Schema version 10: a sparse index no imported row of a new conversation enters.
@@ -95,7 +98,7 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
       if (i % perConversation === 0) conversation = `conv_${hex()}`;
       const own = hex();
       const id =
-        layout === 'random' || layout === 'random_conversation_index'
+        layout === 'random' || layout === 'random_conversation_index' || layout === 'random_no_index'
           ? `msg_${own}`
           : layout === 'by_conversation'
             ? `${conversation}/${own}`
