@@ -78,19 +78,25 @@ export async function runEvalOfftopic(argv: readonly string[]): Promise<CommandR
   const report = await runOfftopic(vaults, prompts);
   const seconds = (performance.now() - started) / 1000;
   const settings = `${samples.length} LoCoMo samples${exportsDir === 'none' ? '' : ' and the exports vault'}; recall defaults (lexical embedder, HNSW); ${seconds.toFixed(1)} s`;
-  return { json: report, text: formatOfftopicReport(report, settings) };
+  return {
+    json: report,
+    text: formatOfftopicReport(
+      report,
+      settings,
+      prompts.some((p) => p.includes(PERSON)),
+    ),
+  };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-export function formatOfftopicReport(r: OfftopicReport, settings: string): string {
+/** `named`: some prompt holds `{person}`, so a vault's asks are not one per prompt. */
+export function formatOfftopicReport(r: OfftopicReport, settings: string, named = false): string {
   const vaults = Object.keys(r.byVault).length;
   const width = Math.max(8, ...Object.keys(r.byVault).map((n) => n.length));
   return [
     `Off-topic prompts answered "the vault holds nothing on this": ${pct(r.refusedRate)} of ${r.asks} asks (${
-      r.asks === r.prompts * vaults
-        ? `${r.prompts} prompts x ${vaults} vaults`
-        : `${r.prompts} prompts, ${PERSON} asked once per speaker, ${vaults} vaults`
+      named ? `${r.prompts} prompts, ${PERSON} asked once per speaker, ${vaults} vaults` : `${r.prompts} prompts x ${vaults} vaults`
     })`,
     `${'vault'.padEnd(width)}  asks  refused  refusedRate`,
     ...Object.entries(r.byVault).map(

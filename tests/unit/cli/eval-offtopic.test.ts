@@ -6,7 +6,7 @@
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { parseLocomo } from '../../../src/lib/core/recall/locomo-data';
@@ -91,6 +91,12 @@ describe('engram eval offtopic', () => {
     expect(text.out[0]).toMatch(/Refused at: relevance 1\n/);
     expect(text.out[0]).toContain(JSON.stringify(ON_TOPIC));
     expect(text.out[0]).not.toContain(JSON.stringify(OFF_TOPIC));
+
+    const named = join(dirname(prompts), 'named.json');
+    await writeFile(named, JSON.stringify({ prompts: ['How long should {person} rest after a race?'] }));
+    const namedText = capture();
+    expect(await main(['eval', 'offtopic', locomo, '--prompts', named, '--exports', 'none'], namedText.io)).toBe(0);
+    expect(namedText.out[0]).toMatch(/ of 2 asks \(1 prompts, \{person\} asked once per speaker, 1 vaults\)/);
   });
 
   it('says which file is missing or malformed', async () => {
