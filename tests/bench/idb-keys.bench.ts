@@ -27,14 +27,18 @@ import { chromiumLaunch } from '../../playwright.config';
 import type { BenchModule, FigureSamples } from './harness';
 import { heavyRuns } from './import.bench';
 
-const LAYOUTS = (process.env.KEYS_LAYOUTS?.split(',') ?? [
-  'random',
-  'by_conversation',
-  'sequential',
-  'random_conversation_index',
-  'random_no_index',
-]) as readonly Layout[];
-type Layout = 'random' | 'by_conversation' | 'sequential' | 'random_conversation_index' | 'random_no_index';
+const ALL_LAYOUTS = ['random', 'by_conversation', 'sequential', 'random_conversation_index', 'random_no_index'] as const;
+type Layout = (typeof ALL_LAYOUTS)[number];
+const isLayout = (name: string): name is Layout => (ALL_LAYOUTS as readonly string[]).includes(name);
+
+/** `KEYS_LAYOUTS=a,b`: only those layouts; a name that is none of them is an error, not a silent default. */
+function layoutsToRun(asked: string | undefined): readonly Layout[] {
+  if (asked === undefined) return ALL_LAYOUTS;
+  const names = asked.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !isLayout(n));
+  if (unknown.length > 0) throw new Error(`KEYS_LAYOUTS: unknown layout ${unknown.join(', ')} (known: ${ALL_LAYOUTS.join(', ')})`);
+  return names.filter(isLayout);
+}
 const ROWS = 400_000;
 const STEP = 50_000;
 const BATCH = 500;
@@ -157,7 +161,7 @@ export const bench: BenchModule = {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const out: FigureSamples[] = [];
     try {
-      for (const layout of LAYOUTS) {
+      for (const layout of layoutsToRun(process.env.KEYS_LAYOUTS)) {
         const runs: KeysRun[] = [];
         for (let i = 0; i < heavyRuns(ctx.runs); i++) {
           runs.push(await measure(layout, url));
