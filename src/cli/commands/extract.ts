@@ -7,6 +7,7 @@ import { openVault, type Vault } from '../../lib/store/vault';
 import { extractAndStore, termNeighbours, visibleThread } from '../../lib/services/extraction/extract-job';
 import { UsageError, type Command } from '../command';
 import { expandPaths, inputsFor, optionValues } from './import';
+import { getMessages } from '../../lib/store/messages-store';
 
 /**
  * `engram extract <export file...> [--json]`: imports the files into a fresh in-memory vault and
@@ -35,7 +36,7 @@ interface ConversationOut {
 }
 
 async function describeNotes(vault: Vault, notes: readonly NoteRecord[]): Promise<CandidateOut[]> {
-  const messages = await vault.db.messages.bulkGet([...new Set(notes.flatMap((n) => n.sourceMessageIds))]);
+  const messages = await getMessages(vault.db, [...new Set(notes.flatMap((n) => n.sourceMessageIds))]);
   const roles = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m.role]));
   return notes.map((n) => ({
     category: n.category,

@@ -1,4 +1,5 @@
 import type { ConversationRecord, MessageRecord } from '../core/records';
+import { conversationMessages, messageTables, putMessages } from './messages-store';
 import type { VaultDb } from './schema';
 import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 
@@ -54,17 +55,14 @@ export class ConversationsRepo {
    * staged ones of an import in progress: callers show only `state === 'visible'`.
    */
   messages(conversationId: string): Promise<MessageRecord[]> {
-    return withStoreTimeout(
-      this.db.messages.where('[conversationId+ordinal]').between([conversationId, -Infinity], [conversationId, Infinity]).toArray(),
-      { ...this.tx, label: 'reading messages' },
-    );
+    return withStoreTimeout(conversationMessages(this.db, conversationId), { ...this.tx, label: 'reading messages' });
   }
 
   /** Writes messages in bounded batches, one transaction each; `onBatch` reports rows written. */
   async putMessages(rows: readonly MessageRecord[], onBatch?: (written: number) => void): Promise<void> {
     for (let start = 0; start < rows.length; start += WRITE_BATCH) {
       const batch = rows.slice(start, start + WRITE_BATCH);
-      await runTx(this.db, 'rw', this.db.messages, () => this.db.messages.bulkPut(batch), { ...this.tx, label: 'saving messages' });
+      await runTx(this.db, 'rw', messageTables(this.db), () => putMessages(this.db, batch), { ...this.tx, label: 'saving messages' });
       onBatch?.(start + batch.length);
     }
   }

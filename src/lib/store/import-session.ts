@@ -1,4 +1,11 @@
-import Dexie from 'dexie';
+import {
+  addMessages,
+  conversationMessages,
+  deleteConversationMessages,
+  deleteStagedMessages,
+  messageTables,
+  updateMessage,
+} from './messages-store';
 import { derivedRecordId } from '../core/ids';
 import type { ConversationRecord, MessageRecord, NoteRecord, Role, Source } from '../core/records';
 import { sha256Hex } from '../core/text/normalize';
@@ -193,13 +200,10 @@ export class ImportSession {
   }
 
   private async existingMessages(conversationId: string): Promise<KnownMessages> {
-    const rows = await withStoreTimeout(
-      this.db.messages.where('[conversationId+ordinal]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).toArray(),
-      {
-        ...this.tx,
-        label: 'reading existing messages',
-      },
-    );
+    const rows = await withStoreTimeout(conversationMessages(this.db, conversationId), {
+      ...this.tx,
+      label: 'reading existing messages',
+    });
     return new Map(rows.map((r) => [r.id, { ordinal: r.ordinal, branch: r.branch }]));
   }
 
@@ -313,10 +317,10 @@ export class ImportSession {
     await runTx(
       this.db,
       'rw',
-      [this.db.conversations, this.db.messages],
+      [this.db.conversations, ...messageTables(this.db)],
       async () => {
         if (conversations.length) await this.db.conversations.bulkAdd(conversations);
-        if (messages.length) await this.db.messages.bulkAdd(messages);
+        await addMessages(this.db, messages);
       },
       { ...this.tx, label: 'saving imported conversations' },
     );
@@ -354,14 +358,14 @@ export class ImportSession {
     await runTx(
       this.db,
       'rw',
-      [this.db.conversations, this.db.messages, this.db.notes],
+      [this.db.conversations, ...messageTables(this.db), this.db.notes],
       async () => {
         if (this.resources.size) await this.db.notes.bulkPut([...this.resources.values()]);
         await this.db.conversations.where('importId').equals(this.stageKey).modify({ state: 'visible' });
         // An undefined value deletes the property (Dexie's update): the row leaves the sparse index.
-        for (const id of this.grownMessages) await this.db.messages.update(id, { state: 'visible', stagedBy: undefined });
+        for (const id of this.grownMessages) await updateMessage(this.db, id, { state: 'visible', stagedBy: undefined });
         for (const placement of this.placements.values()) {
-          await this.db.messages.update(placement.id, {
+          await updateMessage(this.db, placement.id, {
             ordinal: placement.ordinal,
             branch: { onVisiblePath: placement.onVisiblePath, parentExternalId: placement.parentExternalId },
             hlc: this.stamp(),
@@ -398,7 +402,7 @@ export function rollbackStaged(db: VaultDb, prefix: string, tx: TxOptions = {}):
   return runTx(
     db,
     'rw',
-    [db.conversations, db.messages],
+    [db.conversations, ...messageTables(db)],
     async () => {
       const staged = await db.conversations
         .where('importId')
@@ -406,8 +410,8 @@ export function rollbackStaged(db: VaultDb, prefix: string, tx: TxOptions = {}):
         .filter((c) => c.state === 'staged')
         .primaryKeys();
       // Staged messages of conversations the vault held, then every message of a staged conversation.
-      await db.messages.where('stagedBy').startsWith(prefix).delete();
-      for (const id of staged) await db.messages.where('[conversationId+ordinal]').between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
+      await deleteStagedMessages(db, prefix);
+      for (const id of staged) await deleteConversationMessages(db, id);
       await db.conversations.bulkDelete(staged);
     },
     { ...tx, label: 'removing an unfinished import' },

@@ -1,6 +1,7 @@
-import Dexie, { type Table } from 'dexie';
+import type { Table } from 'dexie';
 import type { VaultCounts } from '../core/api/vault-file';
 import { SECTION_NAMES, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
+import { countPublishedMessages } from './messages-store';
 import type { VaultDb } from './schema';
 import { isDeviceSetting } from './settings-repo';
 import { withStoreTimeout, type TxOptions } from './transaction';
@@ -77,15 +78,7 @@ export function vaultCounts(db: VaultDb, tx: TxOptions & { vectors?: boolean } =
   const work = db.transaction('r', [...(SECTION_NAMES as unknown as string[]), 'summaries'], async () => {
     const counts = emptyCounts();
     counts.conversations = await db.conversations.where('state').equals('visible').count();
-    // Every message is visible but the staged ones (the sparse `stagedBy` index holds only them).
-    counts.messages = (await db.messages.count()) - (await db.messages.orderBy('stagedBy').count());
-    for (const id of await stagedConversationIds(db)) {
-      counts.messages -= await db.messages
-        .where('[conversationId+ordinal]')
-        .between([id, Dexie.minKey], [id, Dexie.maxKey])
-        .filter((m) => m.state === 'visible')
-        .count();
-    }
+    counts.messages = await countPublishedMessages(db, await stagedConversationIds(db));
     counts.settings =
       (await db.settings.toCollection().primaryKeys()).filter((key) => !isDeviceSetting(key)).length + (await db.summaries.count());
     const tables: (keyof VaultCounts)[] = [

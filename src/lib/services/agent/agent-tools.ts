@@ -34,6 +34,7 @@ import { analyze } from '../../core/text/analyze';
 import type { Vault } from '../../store/vault';
 import { readSanitizer } from '../recall/read-sanitizer';
 import type { RecallService } from '../recall/recall-service';
+import { getMessage } from '../../store/messages-store';
 
 /** One vault as the tools read it. */
 export interface AgentVault {
@@ -343,11 +344,11 @@ async function locate(
     }
     return { conversationId: chunk.conversationId, messageIds: chunk.messageIds, note: null };
   }
-  const message = await vault.db.messages.get(id);
+  const message = await getMessage(vault.db, id);
   if (message && message.state === 'visible') return { conversationId: message.conversationId, messageIds: [message.id], note: null };
   const note = await vault.db.notes.get(id);
   if (note && note.status !== 'discarded') {
-    const first = note.sourceMessageIds.length ? await vault.db.messages.get(note.sourceMessageIds[0]!) : undefined;
+    const first = note.sourceMessageIds.length ? await getMessage(vault.db, note.sourceMessageIds[0]!) : undefined;
     return { conversationId: note.conversationId ?? first?.conversationId ?? null, messageIds: note.sourceMessageIds, note };
   }
   // A conversation id (a structural item's source): its opening turns.

@@ -10,6 +10,7 @@ import type { ImportReport } from '../../core/import/report';
 import { sampleToConversations, type LocomoSample } from '../../core/recall/locomo-data';
 import { runImport } from '../../store/importer';
 import { openVault, type Vault } from '../../store/vault';
+import { allMessages } from '../../store/messages-store';
 
 /** `titleOf` replaces a session's title (default: the sample id, session number and date text). */
 export type SessionTitle = (session: number, title: string) => string;
@@ -54,6 +55,6 @@ export async function importSample(sample: LocomoSample, options: { titleOf?: Se
       `LoCoMo ${sample.sample_id} did not import cleanly (${report.status}, ${report.totals.messages.stored}/${messages} messages).`,
     );
   }
-  const rows = await vault.db.messages.toArray();
+  const rows = await allMessages(vault.db);
   return { vault, report, diaIdOf: new Map(rows.map((r) => [r.id, r.externalId])) };
 }

@@ -18,6 +18,7 @@ import type { LabelledConversation } from '../../core/extract/labelled-corpus';
 import type { VectorSearchMode } from '../index/model-index';
 import { withIndexedVault } from './eval-vault';
 import { corpusVault } from './global-view';
+import { allMessages } from '../../store/messages-store';
 
 const promptSchema = z.object({
   conversation: z.string().min(1),
@@ -100,7 +101,7 @@ export async function runQuestionEval(
   const { vault } = await corpusVault(conversations, options.onProgress);
   return withIndexedVault(vault, options.vectors ?? 'hnsw', async (index) => {
     await index.service.hints.settled();
-    const messages = await vault.db.messages.toArray();
+    const messages = await allMessages(vault.db);
     const messageOf = new Map(messages.map((m) => [m.externalId, m.id]));
     const recaller = index.recaller();
     const passes: Record<'off' | 'on', Ask[]> = { off: [], on: [] };

@@ -12,6 +12,7 @@ import { countTokens, loadTokenCounter } from '../../core/text/token-count';
 import { withStoreTimeout } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
 import { isInboxCandidate, isIndexedNote, isIndexedResource } from './documents';
+import { getMessages } from '../../store/messages-store';
 
 async function byId<T extends { id: string }>(
   read: (ids: string[]) => Promise<(T | undefined)[]>,
@@ -90,7 +91,7 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
   const conversationIds = [...chunks.values(), ...notes.values()].map((r) => r.conversationId).filter((id): id is string => !!id);
   const conversations = await byId<ConversationRecord>((list) => db.conversations.bulkGet(list), conversationIds);
   const messages = await byId<MessageRecord>(
-    (list) => db.messages.bulkGet(list),
+    (list) => getMessages(db, list),
     [...chunks.values()].filter((c) => c.parentType === 'message').flatMap((c) => c.messageIds),
   );
   const speakersOf = (chunk: ChunkRecord): string[] => [

@@ -17,6 +17,7 @@ import type { LexicalHit } from '../../core/recall/ports';
 import { chunkIdsOf, decisionConversationIds } from '../../store/conversation-facets';
 import { withStoreTimeout } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
+import { getMessages } from '../../store/messages-store';
 
 /**
  * Chunks read from the index per search (after the filter): a conversation matching only below this
@@ -86,7 +87,7 @@ export async function searchConversations(
   const conversationIds = [...new Set(hits.map((h) => h.conversationId))];
   const [conversations, messages] = await Promise.all([
     withStoreTimeout(vault.db.conversations.bulkGet(conversationIds), { label: 'reading matched conversations' }),
-    withStoreTimeout(vault.db.messages.bulkGet([...new Set(hits.map((h) => h.messageId))]), { label: 'reading matched messages' }),
+    withStoreTimeout(getMessages(vault.db, [...new Set(hits.map((h) => h.messageId))]), { label: 'reading matched messages' }),
   ]);
   const ranked = rankConversations({
     hits,

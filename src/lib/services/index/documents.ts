@@ -18,6 +18,7 @@ import { runTx } from '../../store/transaction';
 import type { Vault } from '../../store/vault';
 import type { DocEntry } from './catalog';
 import type { SavedChunk } from './documents-snapshot';
+import { conversationMessages, messageTables } from '../../store/messages-store';
 
 export const isVisibleMessage = (m: MessageRecord): boolean => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden;
 
@@ -138,14 +139,14 @@ export function readConversations(vault: Vault, ids: readonly string[]): Promise
   return runTx(
     db,
     'r',
-    [db.conversations, db.chunks, db.messages],
+    [db.conversations, db.chunks, ...messageTables(db)],
     () =>
       Promise.all(
         ids.map(async (id) => {
           const [conversation, existing, messages] = await Promise.all([
             db.conversations.get(id),
             db.chunks.where('conversationId').equals(id).toArray(),
-            db.messages.where('[conversationId+ordinal]').between([id, -Infinity], [id, Infinity]).toArray(),
+            conversationMessages(db, id),
           ]);
           return { id, conversation, existing, messages };
         }),

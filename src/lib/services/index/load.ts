@@ -16,6 +16,7 @@ import { chunkMentions, noteMentions } from './entity-links';
 import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText, savedChunkEntry } from './documents';
 import { dimsOf, type IndexParts } from './index-parts';
 import { ModelIndex } from './model-index';
+import { getMessages, messageTables } from '../../store/messages-store';
 
 export function embedderLabel(choice: EmbedderChoice): string {
   if (choice.kind === 'lexical') return 'the lexical fallback embedder';
@@ -51,11 +52,11 @@ function readStep(parts: IndexParts, ids: readonly string[]): Promise<StepRows> 
   return runTx(
     db,
     'r',
-    [db.chunks, db.messages],
+    [db.chunks, ...messageTables(db)],
     async () => {
       const chunks = await Promise.all(ids.map((id) => db.chunks.where('conversationId').equals(id).toArray()));
       const parents = [...new Set(chunks.flat().map((c) => c.parentId))];
-      const found = await db.messages.bulkGet(parents);
+      const found = await getMessages(db, parents);
       return { chunks, messages: new Map(found.flatMap((m) => (m ? [[m.id, m] as const] : []))) };
     },
     { label: 'reading chunks to rebuild the keyword index' },

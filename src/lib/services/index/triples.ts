@@ -18,6 +18,7 @@ import type { VaultDb } from '../../store/schema';
 import { runTx, withStoreTimeout } from '../../store/transaction';
 import { isInboxCandidate, isIndexedNote } from './documents';
 import { stemmer } from 'stemmer';
+import { getMessages } from '../../store/messages-store';
 
 export const TRIPLES_SETTING = 'device.index.triples';
 
@@ -83,7 +84,7 @@ export async function syncTriples(db: VaultDb, noteIds: readonly string[]): Prom
   if (stale.length === 0) return 0;
   const staleNotes = notes.filter((n): n is NoteRecord => n !== undefined && stale.includes(n.id));
   const messageIds = staleNotes.map((n) => n.sourceMessageIds[0]).filter((id): id is string => id !== undefined);
-  const messages = await withStoreTimeout(db.messages.bulkGet(messageIds), { label: 'reading the speakers of notes' });
+  const messages = await withStoreTimeout(getMessages(db, messageIds), { label: 'reading the speakers of notes' });
   const speakerOf = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m.speaker ?? null]));
   const rows: StoredTriple[] = [];
   for (const note of staleNotes) rows.push(...(await tripleRows(note, speakerOf.get(note.sourceMessageIds[0] ?? '') ?? null)));

@@ -1,6 +1,7 @@
 import { contentHash } from '../../core/text/normalize';
 import type { JobHandler } from '../../store/job-runner';
 import type { Vault } from '../../store/vault';
+import { countStoredMessages, messagePage } from '../../store/messages-store';
 
 export const VERIFY_HASHES = 'vault.verify-hashes';
 
@@ -27,14 +28,11 @@ export function verifyHashesHandler(vault: Vault): JobHandler {
       mismatched: start.mismatched ?? [],
       total: start.total ?? null,
     };
-    const total = cursor.total ?? (await vault.db.messages.count());
+    const total = cursor.total ?? (await countStoredMessages(vault.db));
     cursor = { ...cursor, total };
     for (;;) {
       if (ctx.signal.aborted) return null;
-      const page =
-        cursor.afterId === null
-          ? await vault.db.messages.orderBy('id').limit(PAGE).toArray()
-          : await vault.db.messages.where('id').above(cursor.afterId).limit(PAGE).toArray();
+      const page = await messagePage(vault.db, cursor.afterId, PAGE);
       if (page.length === 0) break;
       const mismatched = [...cursor.mismatched];
       for (const message of page) {

@@ -1,6 +1,7 @@
 import { orderInbox, type InboxGroup } from '../../core/curate/inbox-order';
 import type { NoteRecord } from '../../core/records';
 import type { Vault } from '../vault';
+import { getMessages } from '../messages-store';
 
 export type { InboxCounts, InboxGroup, InboxItem } from '../../core/curate/inbox-order';
 
@@ -24,7 +25,7 @@ export async function readInbox(vault: Vault): Promise<InboxGroup[]> {
         .toArray()
     : [];
   const messageIds = [...new Set([...notes, ...topics].flatMap((n) => n.sourceMessageIds))];
-  const messages = await vault.db.messages.bulkGet(messageIds);
+  const messages = await getMessages(vault.db, messageIds);
   const found = messages.filter((m) => m !== undefined);
   const present = conversations.filter((c) => c !== undefined);
   return orderInbox(notes, {
