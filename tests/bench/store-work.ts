@@ -1,6 +1,7 @@
 import { ConversationsRepo } from '../../src/lib/store/conversations-repo';
 import { VaultDb } from '../../src/lib/store/schema';
 import { makeMessageRows } from '../factories/message-rows';
+import { allMessages } from '../../src/lib/store/messages-store';
 
 export interface StoreTiming {
   rows: number;
@@ -21,7 +22,7 @@ export async function timeStoreRoundTrip(count: number, now: () => number): Prom
     const t0 = now();
     await repo.putMessages(rows);
     const t1 = now();
-    const back = await db.messages.toArray();
+    const back = await allMessages(db);
     const t2 = now();
     if (back.length !== count) throw new Error(`read ${back.length} rows, expected ${count}`);
     return { rows: count, putMs: t1 - t0, readMs: t2 - t1 };

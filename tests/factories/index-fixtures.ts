@@ -1,6 +1,7 @@
 /** Small chat exports and documents for index tests. */
 import { chatgptConversation, text } from './import-fixtures';
 import type { Vault } from '../../src/lib/store/vault';
+import { allMessages } from '../../src/lib/store/messages-store';
 
 export const MAPLE =
   'User: How should I prune a Japanese maple?\nAssistant: Prune in late winter, and only lightly: remove crossing branches and keep the layered shape.\nUser: Thanks!';
@@ -36,7 +37,7 @@ export const DOCUMENT = [
 export async function visibleMessageIds(vault: Vault): Promise<Set<string>> {
   const conversations = await vault.db.conversations.where('state').equals('visible').primaryKeys();
   const visible = new Set(conversations.map(String));
-  const messages = await vault.db.messages.toArray();
+  const messages = await allMessages(vault.db);
   return new Set(
     messages
       .filter((m) => visible.has(m.conversationId) && m.state === 'visible' && m.branch.onVisiblePath && !m.hidden && /\S/u.test(m.text))

@@ -9,6 +9,7 @@ import { runImport, type ImportInput } from '../../lib/store/importer';
 import { openVault, type Vault } from '../../lib/store/vault';
 import { UsageError, type Command } from '../command';
 import { passphraseFromEnv, withVaultFile } from './vault-file';
+import { allMessages } from '../../lib/store/messages-store';
 
 /** `--name value` options pulled out of argv; `missing` names an option given without a value. */
 export function optionValues(argv: readonly string[], names: readonly string[]) {
@@ -66,10 +67,17 @@ export async function inputsFor(paths: readonly string[]): Promise<ImportInput[]
 /** Writes every stored row as JSON lines `{ "table": ..., "row": ... }` (vectors as plain arrays). */
 export async function dumpVault(vault: Vault, path: string): Promise<number> {
   const lines: string[] = [];
+  const line = (table: string, row: unknown) =>
+    JSON.stringify({ table, row }, (_key, value: unknown) => (value instanceof Float32Array ? Array.from(value) : value));
   for (const table of TABLE_NAMES) {
-    if (table === 'jobs') continue;
+    // Messages are written one line each, wherever they are stored (rows or blocks).
+    if (table === 'jobs' || table === 'messageBlocks') continue;
+    if (table === 'messages') {
+      for (const message of await allMessages(vault.db)) lines.push(line(table, message));
+      continue;
+    }
     await vault.db.table(table).each((row: unknown) => {
-      lines.push(JSON.stringify({ table, row }, (_key, value: unknown) => (value instanceof Float32Array ? Array.from(value) : value)));
+      lines.push(line(table, row));
     });
   }
   await writeFile(path, lines.length ? `${lines.join('\n')}\n` : '');

@@ -84,6 +84,18 @@ export interface MessageRecord extends Stamped {
   stagedBy?: string;
 }
 
+/**
+ * Several messages of one conversation stored as one row (issue 19: the row count, not the bytes,
+ * is what a large import waits on). Device-local storage, not a record of the vault file: the file
+ * carries the messages, one record each. `messageIds` lists the ids of `messages`, in order.
+ */
+export interface MessageBlockRecord {
+  id: string;
+  conversationId: string;
+  messageIds: string[];
+  messages: MessageRecord[];
+}
+
 export interface NoteRecord extends Stamped {
   id: string;
   text: string;

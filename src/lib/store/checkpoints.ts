@@ -26,6 +26,9 @@ import { runTx, withStoreTimeout, type TxOptions } from './transaction';
 export const LOGGED_TABLES = [
   'conversations',
   'messages',
+  // Messages stored several to a row (store/messages-store.ts): a change takes a message out of its
+  // block, and the block's before-image brings it back.
+  'messageBlocks',
   'notes',
   'history',
   'imports',

@@ -1,57 +1,171 @@
 import Dexie, { type Table, type UpdateSpec } from 'dexie';
-import type { MessageRecord } from '../core/records';
-import type { VaultDb } from './schema';
+import type { MessageBlockRecord, MessageRecord } from '../core/records';
 
 /**
- * The one path to stored messages: every read and write of the messages table outside the vault
- * file's generic section code goes through here (issue 19).
+ * The one path to stored messages: every read and write of messages goes through here (issue 19).
  *
- * Why one path: a message is one IndexedDB row today, and the row count is what the heavy
- * archive's import waits on. `store.idb_keys` (2026-11-30) wrote 400k messages in 86.1 s as rows
- * under schema 10's one index and in 11.5 s as one row per conversation's 40 messages (16.2 s with
- * a multi-entry index of their ids). A layout of several messages per row changes what these
- * functions do, not what their callers ask. Each works inside the caller's transaction when the
- * caller opened one over `messageTables(db)`.
+ * Two layouts live side by side:
+ * - **blocks** (`messageBlocks`, schema version 11): an import writes a new conversation's messages
+ *   as rows of up to MESSAGE_BLOCK_SIZE messages, found by conversation or by any of their ids (a
+ *   multi-entry index). The row count, not the bytes, is what a large import waits on: raw
+ *   IndexedDB in Chromium wrote 400k messages in 86.1 s as rows under schema 10's one index and in
+ *   16.2 s as blocks of 40 under the message-id index (`store.idb_keys`, 2026-11-30).
+ * - **rows** (`messages`): one per message. Messages stored before version 11 stay rows; so do a
+ *   grown conversation's new messages while their import is staged (`stagedBy`), messages a vault
+ *   file merges or restores, and any message changed one at a time (a change takes it out of its
+ *   block: a row is cheaper to rewrite than a block).
+ *
+ * A message id is in exactly one place: a write that makes a row first takes the id out of its
+ * block (`detachFromBlocks`). Each function works inside the caller's transaction when the caller
+ * opened one over `messageTables(db)`; code that holds its transaction's tables explicitly passes
+ * `boundMessageTables()`.
  */
 
+/** The two tables behind the messages (a VaultDb is one; so is a transaction's pair). */
+export interface MessageTables {
+  messages: Table<MessageRecord, string>;
+  messageBlocks: Table<MessageBlockRecord, string>;
+}
+
+/** Messages per block: one block holds a typical conversation, and a block read stays small. */
+export const MESSAGE_BLOCK_SIZE = 64;
+
+/** The names of the tables a transaction that reads or writes messages must include. */
+export const MESSAGE_TABLE_NAMES = ['messages', 'messageBlocks'] as const;
+
 /** The tables a transaction that reads or writes messages must include. */
-export function messageTables(db: VaultDb): Table[] {
-  return [db.messages];
+export function messageTables(db: MessageTables): Table[] {
+  return [db.messages, db.messageBlocks] as Table[];
+}
+
+/** The message tables of the current Dexie transaction, whatever the zone. */
+export function boundMessageTables(): MessageTables {
+  const tx = Dexie.currentTransaction;
+  if (!tx) throw new Error('boundMessageTables() must be called inside a Dexie transaction');
+  return { messages: tx.table('messages'), messageBlocks: tx.table('messageBlocks') };
+}
+
+/*
+ * Every function below returns a Dexie promise chain, never a plain async function's promise:
+ * Dexie finds the current transaction through a zone that layers of plain async functions lose
+ * (the transaction then commits before its callback ends: "Transaction committed too early"),
+ * while a Dexie promise's callbacks run in the zone it was made in, as a table request's do.
+ */
+
+const resolved = <T>(value: T): Promise<T> => Dexie.Promise.resolve(value) as Promise<T>;
+
+/** The blocks holding any of `ids` (each once). */
+function blocksHolding(db: MessageTables, ids: readonly string[]): Promise<MessageBlockRecord[]> {
+  if (ids.length === 0) return resolved([]);
+  return db.messageBlocks
+    .where('messageIds')
+    .anyOf(ids.slice())
+    .toArray()
+    .then((found) => [...new Map(found.map((block) => [block.id, block])).values()]);
 }
 
 /** One message by id, or undefined. */
-export function getMessage(db: VaultDb, id: string): Promise<MessageRecord | undefined> {
-  return db.messages.get(id);
+export function getMessage(db: MessageTables, id: string): Promise<MessageRecord | undefined> {
+  return db.messages.get(id).then(
+    (row) =>
+      row ??
+      db.messageBlocks
+        .where('messageIds')
+        .equals(id)
+        .first()
+        .then((block) => block?.messages[block.messageIds.indexOf(id)]),
+  );
 }
 
 /** Messages by id, in the order asked (undefined where none is stored), staged ones included. */
-export function getMessages(db: VaultDb, ids: readonly string[]): Promise<(MessageRecord | undefined)[]> {
-  return db.messages.bulkGet(ids.slice());
+export function getMessages(db: MessageTables, ids: readonly string[]): Promise<(MessageRecord | undefined)[]> {
+  return db.messages.bulkGet(ids.slice()).then((rows) => {
+    const missing = [...new Set(ids.filter((_, i) => rows[i] === undefined))];
+    if (missing.length === 0) return rows;
+    return blocksHolding(db, missing).then((blocks) => {
+      const inBlocks = new Map<string, MessageRecord>();
+      for (const block of blocks) for (const message of block.messages) inBlocks.set(message.id, message);
+      return rows.map((row, i) => row ?? inBlocks.get(ids[i]!));
+    });
+  });
 }
 
 /**
  * A conversation's messages by ordinal (the visible thread first, then branches), including staged
  * ones of an import in progress: callers that show them keep `state === 'visible'`.
  */
-export function conversationMessages(db: VaultDb, conversationId: string): Promise<MessageRecord[]> {
-  return db.messages.where('[conversationId+ordinal]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).toArray();
+export function conversationMessages(db: MessageTables, conversationId: string): Promise<MessageRecord[]> {
+  return db.messages
+    .where('[conversationId+ordinal]')
+    .between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey])
+    .toArray()
+    .then((rows) =>
+      db.messageBlocks
+        .where('conversationId')
+        .equals(conversationId)
+        .toArray()
+        .then((blocks) =>
+          blocks.length === 0 ? rows : [...rows, ...blocks.flatMap((block) => block.messages)].sort((a, b) => a.ordinal - b.ordinal),
+        ),
+    );
 }
 
-/** Up to `limit` messages after `afterId` (from the first when null), in id order: a scan that can resume. */
-export function messagePage(db: VaultDb, afterId: string | null, limit: number): Promise<MessageRecord[]> {
-  return afterId === null
-    ? db.messages.orderBy('id').limit(limit).toArray()
-    : db.messages.where('id').above(afterId).limit(limit).toArray();
+/** Where a scan of every message stands: the rows first (by id), then the blocks (by block id). */
+export interface MessageScanPosition {
+  phase: 'rows' | 'blocks';
+  /** The last row id (phase rows) or block id (phase blocks) read; null before the first. */
+  after: string | null;
+}
+
+type ScanPage = { messages: MessageRecord[]; next: MessageScanPosition | null };
+
+/**
+ * The next page of a scan over every stored message (`position` null: from the start); `next` is
+ * null, and `messages` empty, after the last page. A page holds up to `limit` rows, or up to
+ * `limit` messages' worth of blocks (at least one block).
+ */
+export function messagePage(db: MessageTables, position: MessageScanPosition | null, limit: number): Promise<ScanPage> {
+  const at: MessageScanPosition = position ?? { phase: 'rows', after: null };
+  const blocksPage = (after: string | null): Promise<ScanPage> => {
+    const blockLimit = Math.max(1, Math.floor(limit / MESSAGE_BLOCK_SIZE));
+    const query = after === null ? db.messageBlocks.orderBy('id') : db.messageBlocks.where('id').above(after);
+    return query
+      .limit(blockLimit)
+      .toArray()
+      .then((blocks) =>
+        blocks.length === 0
+          ? { messages: [], next: null }
+          : {
+              messages: blocks.flatMap((block) => block.messages),
+              next: { phase: 'blocks' as const, after: blocks[blocks.length - 1]!.id },
+            },
+      );
+  };
+  if (at.phase === 'blocks') return blocksPage(at.after);
+  const query = at.after === null ? db.messages.orderBy('id') : db.messages.where('id').above(at.after);
+  return query
+    .limit(limit)
+    .toArray()
+    .then((rows) =>
+      rows.length > 0 ? { messages: rows, next: { phase: 'rows' as const, after: rows[rows.length - 1]!.id } } : blocksPage(null),
+    );
 }
 
 /** Every stored message, staged ones included (tests and evaluations over small vaults). */
-export function allMessages(db: VaultDb): Promise<MessageRecord[]> {
-  return db.messages.toArray();
+export function allMessages(db: MessageTables): Promise<MessageRecord[]> {
+  return db.messages
+    .toArray()
+    .then((rows) => db.messageBlocks.toArray().then((blocks) => [...rows, ...blocks.flatMap((block) => block.messages)]));
 }
 
-/** Stored messages, staged ones included. */
-export function countStoredMessages(db: VaultDb): Promise<number> {
-  return db.messages.count();
+/** Stored messages, staged ones included: rows, and the entries of the blocks' message-id index. */
+export function countStoredMessages(db: MessageTables): Promise<number> {
+  return db.messages.count().then((rows) =>
+    db.messageBlocks
+      .orderBy('messageIds')
+      .count()
+      .then((inBlocks) => rows + inBlocks),
+  );
 }
 
 /**
@@ -59,38 +173,140 @@ export function countStoredMessages(db: VaultDb): Promise<number> {
  * messages of conversations the vault held, which the sparse `stagedBy` index holds alone) and the
  * visible ones of staged conversations (`stagedConversations`: few, only while an import runs).
  */
-export async function countPublishedMessages(db: VaultDb, stagedConversations: Iterable<string>): Promise<number> {
-  let count = (await db.messages.count()) - (await db.messages.orderBy('stagedBy').count());
-  for (const id of stagedConversations)
-    count -= await db.messages
-      .where('[conversationId+ordinal]')
-      .between([id, Dexie.minKey], [id, Dexie.maxKey])
-      .filter((m) => m.state === 'visible')
-      .count();
-  return count;
+export function countPublishedMessages(db: MessageTables, stagedConversations: Iterable<string>): Promise<number> {
+  const start = countStoredMessages(db).then((stored) =>
+    db.messages
+      .orderBy('stagedBy')
+      .count()
+      .then((staged) => stored - staged),
+  );
+  return [...stagedConversations].reduce(
+    (count, id) =>
+      count.then((n) => conversationMessages(db, id).then((messages) => n - messages.filter((m) => m.state === 'visible').length)),
+    start,
+  );
 }
 
-/** Adds new messages (an id already stored is an error). */
-export async function addMessages(db: VaultDb, rows: readonly MessageRecord[]): Promise<void> {
-  if (rows.length) await db.messages.bulkAdd(rows.slice());
+/**
+ * Adds new messages; the caller makes sure no id is stored yet (an import's ids derive from its
+ * conversation and the source's ids, and it reads what a conversation holds first). Staged ones
+ * (`stagedBy`) become rows; the others go into blocks per conversation, in the order given.
+ */
+export function addMessages(db: MessageTables, rows: readonly MessageRecord[]): Promise<void> {
+  const single = rows.filter((row) => row.stagedBy !== undefined);
+  const byConversation = new Map<string, MessageRecord[]>();
+  for (const row of rows) {
+    if (row.stagedBy !== undefined) continue;
+    const list = byConversation.get(row.conversationId) ?? [];
+    list.push(row);
+    byConversation.set(row.conversationId, list);
+  }
+  const blocks: MessageBlockRecord[] = [];
+  for (const [conversationId, list] of byConversation) {
+    for (let at = 0; at < list.length; at += MESSAGE_BLOCK_SIZE) {
+      const messages = list.slice(at, at + MESSAGE_BLOCK_SIZE);
+      blocks.push({ id: `blk_${messages[0]!.id}`, conversationId, messageIds: messages.map((m) => m.id), messages });
+    }
+  }
+  return (single.length ? db.messages.bulkAdd(single) : resolved(undefined))
+    .then(() => (blocks.length ? db.messageBlocks.bulkAdd(blocks) : undefined))
+    .then(() => undefined);
 }
 
-/** Adds or replaces messages by id. */
-export async function putMessages(db: VaultDb, rows: readonly MessageRecord[]): Promise<void> {
-  if (rows.length) await db.messages.bulkPut(rows.slice());
+/**
+ * Takes `ids` out of the blocks that hold them, returning those messages (a block left empty is
+ * deleted). `beforeChange` sees each block as it was, first: a checkpoint logs it there (through
+ * tables bound to the transaction, as the vault-file commit holds them).
+ */
+export function detachFromBlocks(
+  db: MessageTables,
+  ids: readonly string[],
+  beforeChange?: (blocks: readonly MessageBlockRecord[]) => Promise<void>,
+): Promise<MessageRecord[]> {
+  return blocksHolding(db, ids).then((blocks) => {
+    if (blocks.length === 0) return [];
+    const change = (): Promise<MessageRecord[]> => {
+      const wanted = new Set(ids);
+      const detached: MessageRecord[] = [];
+      const emptied: string[] = [];
+      const kept: MessageBlockRecord[] = [];
+      for (const block of blocks) {
+        const messages = block.messages.filter((m) => {
+          if (!wanted.has(m.id)) return true;
+          detached.push(m);
+          return false;
+        });
+        if (messages.length === 0) emptied.push(block.id);
+        else kept.push({ ...block, messageIds: messages.map((m) => m.id), messages });
+      }
+      return (emptied.length ? db.messageBlocks.bulkDelete(emptied) : resolved(undefined))
+        .then(() => (kept.length ? db.messageBlocks.bulkPut(kept) : undefined))
+        .then(() => detached);
+    };
+    return beforeChange
+      ? resolved(undefined)
+          .then(() => beforeChange(blocks))
+          .then(change)
+      : change();
+  });
 }
 
-/** Changes fields of one stored message; a field set to undefined is removed. */
-export async function updateMessage(db: VaultDb, id: string, changes: UpdateSpec<MessageRecord>): Promise<void> {
-  await db.messages.update(id, changes);
+/** Adds or replaces messages by id (each a row from then on). */
+export function putMessages(db: MessageTables, rows: readonly MessageRecord[]): Promise<void> {
+  if (rows.length === 0) return resolved(undefined);
+  return detachFromBlocks(
+    db,
+    rows.map((row) => row.id),
+  )
+    .then(() => db.messages.bulkPut(rows.slice()))
+    .then(() => undefined);
+}
+
+/** Changes fields of one stored message (a field set to undefined is removed); nothing when none is stored. */
+export function updateMessage(db: MessageTables, id: string, changes: UpdateSpec<MessageRecord>): Promise<void> {
+  return db.messages.update(id, changes).then((updated) => {
+    if (updated > 0) return undefined;
+    return detachFromBlocks(db, [id]).then(([message]) => {
+      if (!message) return undefined;
+      const changed: Record<string, unknown> = { ...message };
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined) delete changed[key];
+        else changed[key] = value;
+      }
+      return db.messages.add(changed as unknown as MessageRecord).then(() => undefined);
+    });
+  });
+}
+
+/** Removes messages by id, wherever they are stored. */
+export function deleteMessages(db: MessageTables, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return resolved(undefined);
+  return detachFromBlocks(db, ids).then(() => db.messages.bulkDelete(ids.slice()));
 }
 
 /** Removes every message of a conversation. */
-export async function deleteConversationMessages(db: VaultDb, conversationId: string): Promise<void> {
-  await db.messages.where('[conversationId+ordinal]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).delete();
+export function deleteConversationMessages(db: MessageTables, conversationId: string): Promise<void> {
+  return db.messages
+    .where('[conversationId+ordinal]')
+    .between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey])
+    .delete()
+    .then(() => db.messageBlocks.where('conversationId').equals(conversationId).delete())
+    .then(() => undefined);
 }
 
-/** Removes the messages staged by unfinished imports whose stage key starts with `prefix`. */
-export async function deleteStagedMessages(db: VaultDb, prefix: string): Promise<void> {
-  await db.messages.where('stagedBy').startsWith(prefix).delete();
+/** Removes the messages staged by unfinished imports whose stage key starts with `prefix` (always rows). */
+export function deleteStagedMessages(db: MessageTables, prefix: string): Promise<void> {
+  return db.messages
+    .where('stagedBy')
+    .startsWith(prefix)
+    .delete()
+    .then(() => undefined);
+}
+
+/** Ids of the messages stored in blocks. */
+export function blockMessageIds(db: MessageTables): Promise<string[]> {
+  return db.messageBlocks
+    .orderBy('messageIds')
+    .keys()
+    .then((keys) => keys as string[]);
 }

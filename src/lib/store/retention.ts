@@ -15,6 +15,7 @@ import { MAX_CHECKPOINTS } from './checkpoints';
 import { readAhead } from './paging';
 import { runTx, withStoreTimeout } from './transaction';
 import type { Vault } from './vault';
+import { MESSAGE_BLOCK_SIZE } from './messages-store';
 import { primaryKeyOf, tableOf, type AnyRecord } from './vaultfile-tables';
 
 /**
@@ -65,6 +66,16 @@ async function knownDevices(vault: Vault, between: () => Promise<void>, size: nu
       for (const row of page) addToVector(vector, (row as { hlc: string }).hlc);
       await between();
     }
+  }
+  // Messages stored several to a row (store/messages-store.ts).
+  for await (const page of pagesOf(
+    vault.db.messageBlocks,
+    (block) => block.id,
+    Math.max(1, Math.floor(size / MESSAGE_BLOCK_SIZE)),
+    'reading stamps',
+  )) {
+    for (const block of page) for (const message of block.messages) addToVector(vector, message.hlc);
+    await between();
   }
   return new Set(Object.keys(vector));
 }

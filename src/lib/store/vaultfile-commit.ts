@@ -22,8 +22,12 @@ import { tableOf } from './vaultfile-tables';
  * which names the transaction explicitly.
  */
 
-/** Tables the commit also writes besides the file's sections: summaries (carried as settings lines), proposals and the checkpoint log. */
-export const COMMIT_EXTRA_TABLES = ['summaries', 'proposals', 'checkpoints', 'checkpointLog'] as const;
+/**
+ * Tables the commit also writes besides the file's sections: the message blocks (messages a merge or
+ * restore changes leave them, store/messages-store.ts), summaries (carried as settings lines),
+ * proposals and the checkpoint log.
+ */
+export const COMMIT_EXTRA_TABLES = ['messageBlocks', 'summaries', 'proposals', 'checkpoints', 'checkpointLog'] as const;
 export type CommitExtraTable = (typeof COMMIT_EXTRA_TABLES)[number];
 
 /** Table access bound to one transaction, whatever the zone. */

@@ -4,6 +4,7 @@ import { compareHlc } from '../core/vaultfile/hlc';
 import { REQUIRED_SECTIONS, isStampedSection, type SectionName, type SectionRecords } from '../core/vaultfile/sections';
 import { writeVault, type EncryptOptions, type SectionSource, type VaultSections, type WriteVaultOptions } from '../core/vaultfile/writer';
 import { newId } from '../core/ids';
+import { boundMessageTables, countStoredMessages, messagePage, messageTables, type MessageScanPosition } from './messages-store';
 import { runTx, type TxOptions } from './transaction';
 import type { Vault } from './vault';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
@@ -89,25 +90,21 @@ export async function snapshotVault(
   await runTx(
     db,
     'r',
-    [...[...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)), db.summaries],
+    [
+      ...[...new Set([...sections, 'conversations' as const])].map((section) => tableOf(db, section)),
+      ...(sections.includes('messages') ? messageTables(db) : []),
+      db.summaries,
+    ],
     async () => {
       const staged = await stagedConversationIds(db);
       // Tombstones come after settings in the file: their stamps are read first, for the vector.
       if (options.seenBy) for (const hlc of await db.tombstones.orderBy('hlc').keys()) addToVector(vector, String(hlc));
       let total = 0;
-      for (const section of sections) total += await tableOf(db, section).count();
+      for (const section of sections) total += section === 'messages' ? await countStoredMessages(db) : await tableOf(db, section).count();
       const progress = new PhaseProgress(options.onProgress, 'reading-vault', total);
       for (const section of sections) {
-        const table = tableOf(db, section);
-        let after: unknown = undefined;
-        for (;;) {
+        await eachStoredPage(db, section, (page) => {
           throwIfCancelled(options.signal, 'export');
-          const page: AnyRecord[] =
-            after === undefined
-              ? await table.orderBy(':id').limit(PAGE_ROWS).toArray()
-              : await table.where(':id').above(after).limit(PAGE_ROWS).toArray();
-          if (page.length === 0) break;
-          after = primaryKeyOf(section, page[page.length - 1]!);
           const kept = page.filter((row) => isExportable(section, row, staged));
           if (isStampedSection(section) || section === 'tombstones') {
             for (const row of kept) {
@@ -119,7 +116,7 @@ export async function snapshotVault(
           spool.append(section, kept as SectionRecords[typeof section][]);
           counts[section] += kept.length;
           progress.add(page.length);
-        }
+        });
         // Session summaries travel as the settings lines they were before schema version 2.
         if (section === 'settings') {
           const summaries = (await db.summaries.toArray()).map(summaryAsSetting);
@@ -139,6 +136,33 @@ export async function snapshotVault(
     { ...options.tx, timeoutMs: options.tx?.timeoutMs ?? SNAPSHOT_TIMEOUT_MS, label: 'reading the vault for export' },
   );
   return { spool, counts, maxHlc };
+}
+
+/**
+ * Calls `fn` with every stored row of a section, page by page (messages from their rows and
+ * blocks, read through the transaction's own tables). Inside the snapshot's transaction.
+ */
+async function eachStoredPage(db: Vault['db'], section: SectionName, fn: (page: AnyRecord[]) => void): Promise<void> {
+  if (section === 'messages') {
+    const tables = boundMessageTables();
+    for (let position: MessageScanPosition | null = null; ;) {
+      const page = await messagePage(tables, position, PAGE_ROWS);
+      if (page.next === null) return;
+      position = page.next;
+      fn(page.messages);
+    }
+  }
+  const table = tableOf(db, section);
+  let after: unknown = undefined;
+  for (;;) {
+    const page: AnyRecord[] =
+      after === undefined
+        ? await table.orderBy(':id').limit(PAGE_ROWS).toArray()
+        : await table.where(':id').above(after).limit(PAGE_ROWS).toArray();
+    if (page.length === 0) return;
+    after = primaryKeyOf(section, page[page.length - 1]!);
+    fn(page);
+  }
 }
 
 /** The vault's id and creation time, created on first need (an exported vault must have an id). */

@@ -15,6 +15,7 @@ import { isDeviceSetting } from './settings-repo';
 import type { StoredSummary } from '../core/api/extract-api';
 import { isSummarySetting, settingAsSummary, summaryAsSetting } from './summaries-repo';
 import type { CheckpointWriter } from './checkpoints';
+import { detachFromBlocks, getMessage, getMessages, type MessageTables } from './messages-store';
 import type { BoundTables } from './vaultfile-commit';
 import { primaryKeyOf, type AnyRecord } from './vaultfile-tables';
 
@@ -100,7 +101,9 @@ async function decideStamped<K extends StampedSection>(
 ): Promise<PageDecision> {
   const out = emptyDecision();
   const ids = incoming.map((row) => row.id);
-  const locals = await tables(section).bulkGet(ids);
+  const locals = (section === 'messages' ? await getMessages(messageTablesOf(tables), ids) : await tables(section).bulkGet(ids)) as (
+    SectionRecords[K] | undefined
+  )[];
   const localTombs = await tables('tombstones').bulkGet(ids.map((id) => [section, id] as [string, string]));
   for (let i = 0; i < incoming.length; i++) {
     const row = incoming[i]!;
@@ -142,7 +145,8 @@ async function decideTombstones(tables: BoundTables, incoming: readonly Tombston
     out.puts.push(tomb);
     out.changes.tombstones++;
     if (!isStampedSection(tomb.table)) continue;
-    const row = (await tables(tomb.table).get(tomb.id)) as SectionRecords[StampedSection] | undefined;
+    const row = (tomb.table === 'messages' ? await getMessage(messageTablesOf(tables), tomb.id) : await tables(tomb.table).get(tomb.id)) as
+      SectionRecords[StampedSection] | undefined;
     if (row && !survivesTombstone(row, tomb)) {
       out.deletes.push({ section: tomb.table, id: tomb.id });
       out.changes.deleted++;
@@ -197,6 +201,11 @@ async function decideSummaries(tables: BoundTables, rows: readonly SectionRecord
   }
 }
 
+/** The message tables of the transaction `tables` belong to. */
+function messageTablesOf(tables: BoundTables): MessageTables {
+  return { messages: tables('messages') as MessageTables['messages'], messageBlocks: tables('messageBlocks') };
+}
+
 /** Decides one page of one section. Must run inside a transaction over every vault-file table. */
 export function decidePage(tables: BoundTables, section: SectionName, incoming: AnyRecord[], inputs: MergeInputs): Promise<PageDecision> {
   if (isStampedSection(section)) return decideStamped(tables, section, incoming as SectionRecords[typeof section][], inputs);
@@ -215,6 +224,16 @@ export async function applyDecision(
   writer?: CheckpointWriter,
 ): Promise<void> {
   const history = [...new Map(decision.history.map((entry) => [entry.id, entry])).values()];
+  // A message the decision writes or deletes leaves its block first (each block logged as it was):
+  // from then on it is a row, which the lines below log and write like any other.
+  const messageIds = [
+    ...(section === 'messages' ? decision.puts.map((row) => (row as SectionRecords['messages']).id) : []),
+    ...decision.deletes.filter((d) => d.section === 'messages').map((d) => d.id),
+  ];
+  if (messageIds.length > 0)
+    await detachFromBlocks(messageTablesOf(tables), messageIds, async (blocks) => {
+      if (writer) for (const block of blocks) await writer.log('messageBlocks', block.id, block);
+    });
   if (writer) {
     await writer.logRows(
       tables(section) as never,

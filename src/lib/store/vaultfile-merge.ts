@@ -95,7 +95,7 @@ async function tombstonesOf(spool: Spool): Promise<IncomingTombstones> {
 async function planMerge(vault: Vault, staged: StagedFile, inputs: MergeInputs, delta: Spool, options: MergeOptions) {
   const { db } = vault;
   const progress = new PhaseProgress(options.onProgress, 'comparing', totalOf(staged.manifest.counts));
-  const tables = [...SECTION_NAMES.map((section) => tableOf(db, section)), db.summaries];
+  const tables = [...SECTION_NAMES.map((section) => tableOf(db, section)), db.messageBlocks, db.summaries];
   for (const section of staged.manifest.sections) {
     for await (const page of staged.spool.pages(section)) {
       throwIfCancelled(options.signal, 'merge');

@@ -8,6 +8,8 @@ import type { TxOptions } from './transaction';
 import type { Vault } from './vault';
 import { settingAsSummary } from './summaries-repo';
 import { boundCheckpointTables, CheckpointWriter, LOGGED_TABLES, type RowKey } from './checkpoints';
+import { blockMessageIds, boundMessageTables, detachFromBlocks, getMessages } from './messages-store';
+import type { MessageBlockRecord } from '../core/records';
 import { boundTables, eachSpooledPage, queueReindex, runCommit } from './vaultfile-commit';
 import { PhaseProgress, throwIfCancelled } from './vaultfile-progress';
 import { recordRestamped, restampPolicy } from './vaultfile-drift';
@@ -90,6 +92,10 @@ async function commitRestore(vault: Vault, staged: StagedFile, options: RestoreO
       await tables('chunks').clear();
       await tables('vectors').clear();
       const seen = new Map<string, Set<string>>();
+      const messages = boundMessageTables();
+      const logBlocks = async (blocks: readonly MessageBlockRecord[]) => {
+        for (const block of blocks) await writer.log('messageBlocks', block.id, block);
+      };
       /** Writes the rows that differ from the vault's (logging what they replace) and remembers every key. */
       const write = async (name: string, rows: readonly AnyRecord[], keyOf: (row: AnyRecord) => RowKey) => {
         const table = byName(name);
@@ -98,8 +104,10 @@ async function commitRestore(vault: Vault, staged: StagedFile, options: RestoreO
         seen.set(name, known);
         for (const key of keys) known.add(JSON.stringify(key));
         if (!DIFFED.has(name)) return void (await table.bulkPut(rows as unknown[]));
-        const current = await table.bulkGet(keys as unknown[]);
+        const current = name === 'messages' ? await getMessages(messages, keys as string[]) : await table.bulkGet(keys as unknown[]);
         const changed = rows.filter((row, i) => JSON.stringify(current[i]) !== JSON.stringify(row));
+        // A changed message stored in a block leaves it (the block logged as it was) and becomes a row.
+        if (name === 'messages') await detachFromBlocks(messages, changed.map(keyOf) as string[], logBlocks);
         await writer.logRows(table, name, changed.map(keyOf));
         if (changed.length > 0) await table.bulkPut(changed as unknown[]);
       };
@@ -141,6 +149,10 @@ async function commitRestore(vault: Vault, staged: StagedFile, options: RestoreO
         );
         await writer.logRows(table, name, keys);
         if (keys.length > 0) await table.bulkDelete(keys as unknown[]);
+        if (name === 'messages') {
+          const inBlocks = (await blockMessageIds(messages)).filter((id) => !known.has(JSON.stringify(id)));
+          await detachFromBlocks(messages, inBlocks, logBlocks);
+        }
       }
       await writer.finish();
       progress.finish();

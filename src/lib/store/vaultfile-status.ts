@@ -39,7 +39,11 @@ export async function changedSinceMark(db: VaultDb, mark: VaultFileMark | null, 
           .first();
         if (later) return true;
       }
-      return false;
+      // Messages stored in blocks (store/messages-store.ts).
+      const laterInBlock = await db.messageBlocks
+        .filter((block) => block.messages.some((m) => m.hlc > since && isExportable('messages', m, staged)))
+        .first();
+      return laterInBlock !== undefined;
     })(),
     { timeoutMs: 5 * 60_000, label: 'looking for changes since the last export' },
   );

@@ -75,7 +75,7 @@ export function emptyCounts(): VaultCounts {
  */
 export function vaultCounts(db: VaultDb, tx: TxOptions & { vectors?: boolean } = {}): Promise<VaultCounts> {
   const withVectors = tx.vectors !== false;
-  const work = db.transaction('r', [...(SECTION_NAMES as unknown as string[]), 'summaries'], async () => {
+  const work = db.transaction('r', [...(SECTION_NAMES as unknown as string[]), 'messageBlocks', 'summaries'], async () => {
     const counts = emptyCounts();
     counts.conversations = await db.conversations.where('state').equals('visible').count();
     counts.messages = await countPublishedMessages(db, await stagedConversationIds(db));

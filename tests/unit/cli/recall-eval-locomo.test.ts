@@ -9,6 +9,7 @@ import { normalizeEvidenceIds, parseLocomo } from '../../../src/lib/core/recall/
 import { runLocomo } from '../../../src/lib/services/eval/locomo';
 import { importSample } from '../../../src/lib/services/eval/locomo-vault';
 import { syntheticSample } from '../../factories/recall-locomo';
+import { allMessages } from '../../../src/lib/store/messages-store';
 
 // LoCoMo is licensed for non-commercial use: read it where it lives, never copy it into the repo.
 const LOCOMO = resolve(process.cwd(), '../shared/data/locomo/locomo-dev.json');
@@ -67,7 +68,7 @@ describe('LoCoMo through the importer', () => {
       const conversations = await sample.vault.conversations.listVisible();
       expect(conversations.map((c) => c.createdAt).sort()).toEqual([Date.UTC(2023, 4, 8, 13, 56), Date.UTC(2023, 5, 20, 9, 0)]);
       // Each turn keeps its named speaker, as a named transcript does.
-      const messages = await sample.vault.db.messages.toArray();
+      const messages = await allMessages(sample.vault.db);
       const comet = messages.find((m) => m.text.startsWith('I adopted a greyhound'))!;
       expect(comet).toMatchObject({ speaker: 'Ana', role: 'user' });
       expect(sample.diaIdOf.get(comet.id)).toBe('D1:1');

@@ -11,6 +11,7 @@ import { readConversationBrowse } from '../../../src/lib/store/views/conversatio
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { chatgptConversation, text } from '../../factories/import-fixtures';
 import { chunk, conversation, message } from '../../factories/records';
+import { getMessage } from '../../../src/lib/store/messages-store';
 
 const fresh = harnessPool();
 const DAY = 86_400_000;
@@ -107,7 +108,7 @@ describe('searchConversations over the real keyword index', () => {
     expect(best.matches.length).toBeGreaterThan(0);
     const terms = queryTerms('misting moss');
     for (const match of best.matches) {
-      const stored = (await h.vault.db.messages.get(match.messageId))!;
+      const stored = (await getMessage(h.vault.db, match.messageId))!;
       expect(stored.conversationId).toBe(best.conversation.id);
       expect(match.ranges.length).toBeGreaterThan(0);
       for (const r of match.ranges) expect(terms.has(stem(stored.text.slice(r.start, r.end).toLowerCase()))).toBe(true);

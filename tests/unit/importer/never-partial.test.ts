@@ -6,6 +6,7 @@ import { runImport } from '../../../src/lib/store/importer';
 import { openVault, type Vault } from '../../../src/lib/store/vault';
 import { chatgptExport } from '../../factories/import-generator';
 import { concatBytes } from '../../../src/lib/core/vaultfile/bytes';
+import { allMessages, countStoredMessages } from '../../../src/lib/store/messages-store';
 
 const SAMPLES = resolve(process.cwd(), '../shared/data/exports');
 const present = existsSync(SAMPLES);
@@ -48,12 +49,13 @@ async function checkNeverPartial(vault: Vault, bytes: Uint8Array, name: string):
       // Each run starts from an empty vault, so what is there afterwards came from this file.
       await vault.db.conversations.clear();
       await vault.db.messages.clear();
+      await vault.db.messageBlocks.clear();
       await vault.db.notes.clear();
       const report = await runImport(vault, [{ name: `${name}-damaged-${++seq}.json`, size: input.length, bytes: input }]);
       const file = report.files[0]!;
       const stored = {
         conversations: await vault.db.conversations.count(),
-        messages: await vault.db.messages.count(),
+        messages: await countStoredMessages(vault.db),
         notes: await vault.db.notes.count(),
       };
       if (file.status === 'failed') {
@@ -64,7 +66,7 @@ async function checkNeverPartial(vault: Vault, bytes: Uint8Array, name: string):
       } else {
         seen.whole++;
         expect(file.status).toBe('done');
-        const visibleThread = (await vault.db.messages.toArray()).filter((m) => m.branch.onVisiblePath && !m.hidden).length;
+        const visibleThread = (await allMessages(vault.db)).filter((m) => m.branch.onVisiblePath && !m.hidden).length;
         expect(stored.conversations).toBe(file.conversations.stored);
         expect(visibleThread).toBe(file.messages.stored);
         expect(stored.notes).toBe(file.resources.stored);

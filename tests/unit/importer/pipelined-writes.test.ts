@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runImport, type ImportInput } from '../../../src/lib/store/importer';
 import { openVault, type Vault } from '../../../src/lib/store/vault';
 import { chatgptExport } from '../../factories/import-generator';
+import { allMessages, countStoredMessages } from '../../../src/lib/store/messages-store';
 
 const vaults: Vault[] = [];
 async function fresh(): Promise<Vault> {
@@ -30,9 +31,9 @@ describe('pipelined batch writes', () => {
   it('a write failing in the middle of a file rolls the whole file back and says why', async () => {
     const vault = await fresh();
     const { input } = exportOf(160); // batches of at most 50 conversations: four writes
-    const real = vault.db.messages.bulkAdd.bind(vault.db.messages);
+    const real = vault.db.messageBlocks.bulkAdd.bind(vault.db.messageBlocks);
     let calls = 0;
-    vi.spyOn(vault.db.messages, 'bulkAdd').mockImplementation(((...args: Parameters<typeof real>) => {
+    vi.spyOn(vault.db.messageBlocks, 'bulkAdd').mockImplementation(((...args: Parameters<typeof real>) => {
       if (++calls === 2) return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
       return real(...args);
     }) as typeof real);
@@ -41,7 +42,7 @@ describe('pipelined batch writes', () => {
     expect(report.status).toBe('failed');
     expect(report.files[0]!.errors[0]!.code).toBe('store/quota-exceeded');
     expect(await vault.db.conversations.count()).toBe(0);
-    expect(await vault.db.messages.count()).toBe(0);
+    expect(await countStoredMessages(vault.db)).toBe(0);
   });
 
   it('a copy of a conversation in the next batch is recognised as the one just written', async () => {
@@ -59,7 +60,7 @@ describe('pipelined batch writes', () => {
     expect(await vault.db.conversations.count()).toBe(80);
     expect(await vault.db.conversations.where('state').equals('visible').count()).toBe(80);
     expect(file.messages.stored).toBe(
-      await vault.db.messages.filter((m) => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden).count(),
+      await (await allMessages(vault.db)).filter((m) => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden).length,
     );
   });
 });
@@ -70,8 +71,8 @@ describe('time left', () => {
     const { input, whole } = exportOf(400);
     // Reading costs no time on this clock; every batch written costs one second.
     let clock = 0;
-    const real = vault.db.messages.bulkAdd.bind(vault.db.messages);
-    vi.spyOn(vault.db.messages, 'bulkAdd').mockImplementation(((...args: Parameters<typeof real>) => {
+    const real = vault.db.messageBlocks.bulkAdd.bind(vault.db.messageBlocks);
+    vi.spyOn(vault.db.messageBlocks, 'bulkAdd').mockImplementation(((...args: Parameters<typeof real>) => {
       clock += 1000;
       return real(...args);
     }) as typeof real);

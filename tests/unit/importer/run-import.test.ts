@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runImport, type ImportInput } from '../../../src/lib/store/importer';
 import { openVault, type Vault } from '../../../src/lib/store/vault';
 import { HAND_COUNTS } from '../../factories/sample-counts';
+import { allMessages, countStoredMessages } from '../../../src/lib/store/messages-store';
 
 const SAMPLES = resolve(process.cwd(), '../shared/data/exports');
 const present = existsSync(SAMPLES);
@@ -26,8 +27,8 @@ const sample = (path: string) => file(path, readFileSync(resolve(SAMPLES, path))
 async function visibleCounts(vault: Vault) {
   return {
     conversations: await vault.db.conversations.where('state').equals('visible').count(),
-    messages: (await vault.db.messages.toArray()).filter((m) => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden).length,
-    all: await vault.db.messages.count(),
+    messages: (await allMessages(vault.db)).filter((m) => m.state === 'visible' && m.branch.onVisiblePath && !m.hidden).length,
+    all: await countStoredMessages(vault.db),
   };
 }
 
@@ -125,7 +126,7 @@ describe('runImport: several files, shards and copies', () => {
     // The message, and the title the transcript takes from its first line (issue 14: titles were stored in clear).
     expect(report.files[0]!.redactions).toBe(2);
     expect(report.files[0]!.flags).toBeGreaterThanOrEqual(1);
-    const stored = await vault.db.messages.toArray();
+    const stored = await allMessages(vault.db);
     expect(stored.map((m) => m.text).join('\n')).not.toContain(secret);
     expect(JSON.stringify(await vault.db.conversations.toArray())).not.toContain(secret);
     expect(stored.some((m) => m.flags.some((f) => f.startsWith('injection')))).toBe(true);
@@ -136,7 +137,7 @@ describe('runImport: bad input loses nothing', () => {
   it('a malformed file stores nothing and leaves what was stored before untouched', async () => {
     const vault = await fresh();
     await runImport(vault, [file('chat.txt', new TextEncoder().encode(TRANSCRIPT))]);
-    const before = { conversations: await vault.db.conversations.toArray(), messages: await vault.db.messages.toArray() };
+    const before = { conversations: await vault.db.conversations.toArray(), messages: await allMessages(vault.db) };
     const truncated = new TextEncoder().encode(
       '[{"title":"x","mapping":{"a":{"id":"a","message":{"author":{"role":"user"},"content":{"parts":["hi"]}}}},"current_node":"a"},{"title":"y","map',
     );
@@ -145,7 +146,7 @@ describe('runImport: bad input loses nothing', () => {
     expect(report.files[0]!.errors[0]!.code).toBe('import/truncated');
     expect(report.files[0]!.errors[0]!.message).toContain('conversations.json');
     expect(report.files[0]!.conversations.stored).toBe(0);
-    expect({ conversations: await vault.db.conversations.toArray(), messages: await vault.db.messages.toArray() }).toEqual(before);
+    expect({ conversations: await vault.db.conversations.toArray(), messages: await allMessages(vault.db) }).toEqual(before);
   });
 
   it('a cancelled import rolls back the file it was reading', async () => {
@@ -180,7 +181,7 @@ describe('runImport: bad input loses nothing', () => {
     expect(cancelledAt).toBeGreaterThan(0);
     expect(report.status).toBe('cancelled');
     expect(await vault.db.conversations.count()).toBe(0);
-    expect(await vault.db.messages.count()).toBe(0);
+    expect(await countStoredMessages(vault.db)).toBe(0);
   });
 });
 
@@ -190,7 +191,7 @@ describe('rollbackInterrupted', () => {
     const { ImportSession } = await import('../../../src/lib/store/import-session');
     const vault = await fresh();
     await runImport(vault, [file('kept.txt', new TextEncoder().encode(TRANSCRIPT))]);
-    const kept = await vault.db.messages.count();
+    const kept = await countStoredMessages(vault.db);
     for (const id of ['imp_closed', 'imp_elsewhere']) {
       await vault.imports.put({ id, startedAt: 1, finishedAt: null, status: 'running', label: `${id}.json`, report: null });
       const session = new ImportSession(vault.db, `${id}/0`, () => vault.clock.stamp());
@@ -230,7 +231,7 @@ describe('rollbackInterrupted', () => {
     expect(await rollbackInterrupted(vault, locks, () => 5)).toBe(1);
     expect((await vault.imports.get('imp_closed'))?.status).toBe('cancelled');
     expect((await vault.imports.get('imp_elsewhere'))?.status).toBe('running');
-    expect(await vault.db.messages.count()).toBe(kept + 1); // only the one still running elsewhere is staged
+    expect(await countStoredMessages(vault.db)).toBe(kept + 1); // only the one still running elsewhere is staged
     expect(await vault.db.conversations.where('importId').startsWith('imp_closed/').count()).toBe(0);
   });
 });

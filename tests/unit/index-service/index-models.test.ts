@@ -12,6 +12,7 @@ import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host
 import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-process-host';
 import { makeTestModel } from '../../../scripts/make-test-model';
 import { harnessPool, importFixtures, waitUntil, type Harness } from '../../factories/index-harness';
+import { conversationMessages, updateMessage } from '../../../src/lib/store/messages-store';
 
 const ROOT = resolve('static/test-models');
 const TINY: EmbedderChoice = { kind: 'transformers', spec: TINY_TEST_MODEL, origin: 'origin', path: ROOT };
@@ -117,16 +118,12 @@ describe('embedders and the vector index', () => {
     const h = await fresh();
     await importAll(h);
     const moss = (await h.vault.db.conversations.filter((c) => c.title.includes('moss')).first())!;
-    const message = (await h.vault.db.messages
-      .where('conversationId')
-      .equals(moss.id)
-      .filter((m) => m.text.includes('Mist'))
-      .first())!;
+    const message = (await conversationMessages(h.vault.db, moss.id)).find((m) => m.text.includes('Mist'))!;
     const chunk = (await h.vault.db.chunks.filter((c) => c.messageIds.includes(message.id)).first())!;
     const before = (await h.vault.db.vectors.get([chunk.id, 'lexical-v1-384']))!;
     const others = (await h.vault.db.vectors.toArray()).filter((r) => r.recordId !== chunk.id);
     const text = 'Water the moss with a fine spray of rainwater every evening.';
-    await h.vault.db.messages.update(message.id, { text, contentHash: await contentHash(text) });
+    await updateMessage(h.vault.db, message.id, { text, contentHash: await contentHash(text) });
     await h.vault.jobs.enqueue(indexUpdateJob({ conversationIds: [moss.id] }), Date.now());
     await h.drain();
     const after = (await h.vault.db.vectors.get([chunk.id, 'lexical-v1-384']))!;

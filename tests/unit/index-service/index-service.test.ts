@@ -6,6 +6,7 @@ import { lexicalVector } from '../../../src/lib/models/lexical-embedder';
 import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BRANCHED_CHAT, BUDGET, DOCUMENT, MAPLE, MOSS, visibleMessageIds } from '../../factories/index-fixtures';
 import { conversation, message } from '../../factories/records';
+import { allMessages } from '../../../src/lib/store/messages-store';
 
 const SAMPLES = resolve(process.cwd(), '../shared/data/exports');
 const samples = [
@@ -64,7 +65,7 @@ describe('index service on imported chats and documents', () => {
       await importAll(h, { samples: true });
       expect(await expectExactCover(h)).toBeGreaterThan(20);
       const chunked = new Set((await h.vault.db.chunks.toArray()).flatMap((c) => c.messageIds));
-      const off = await h.vault.db.messages.filter((m) => !m.branch.onVisiblePath || m.hidden).toArray();
+      const off = await (await allMessages(h.vault.db)).filter((m) => !m.branch.onVisiblePath || m.hidden);
       // The fixture chat holds two such messages; the samples add their own.
       expect(off.length).toBeGreaterThan(2);
       expect(off.filter((m) => chunked.has(m.id))).toEqual([]);
@@ -129,7 +130,7 @@ describe('index service on imported chats and documents', () => {
     expect(['staged-m1', 'staged-m2'].filter((id) => chunked.has(id))).toEqual([]);
     expect(await h.service.lexicalSearch('wisteria trellis rot', 5)).toEqual([]);
     // The branched fixture chat holds a hidden system message and a regenerated answer off the thread.
-    const off = await h.vault.db.messages.filter((m) => !m.branch.onVisiblePath || m.hidden).toArray();
+    const off = await (await allMessages(h.vault.db)).filter((m) => !m.branch.onVisiblePath || m.hidden);
     expect(off.some((m) => m.hidden)).toBe(true);
     expect(off.some((m) => !m.branch.onVisiblePath && m.text.includes('Repot it in autumn'))).toBe(true);
     expect(off.filter((m) => chunked.has(m.id))).toEqual([]);

@@ -5,6 +5,7 @@ import { harnessPool, type Harness } from '../../factories/index-harness';
 import { BUDGET, MAPLE } from '../../factories/index-fixtures';
 import { chatgptExport } from '../../factories/import-generator';
 import { concatBytes } from '../../../src/lib/core/vaultfile/bytes';
+import { getMessages } from '../../../src/lib/store/messages-store';
 
 const concat = (parts: readonly Uint8Array[]): Uint8Array => concatBytes(parts);
 
@@ -51,7 +52,10 @@ describe('what BM25 reads of a conversation chunk (the one recipe: bm25-text.ts)
     let compared = 0;
     for (const c of await h.vault.db.conversations.toArray()) {
       const chunks = await h.service.parts.chunks.forConversation(c.id);
-      const messages = await h.vault.db.messages.bulkGet(chunks.map((chunk) => chunk.parentId));
+      const messages = await getMessages(
+        h.vault.db,
+        chunks.map((chunk) => chunk.parentId),
+      );
       const texts = conversationTextsOf(new Map(messages.flatMap((m) => (m ? [[m.id, m] as const] : []))), c.createdAt ?? null, chunks);
       for (const [id, text] of texts) {
         compared++;

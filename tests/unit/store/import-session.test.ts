@@ -4,6 +4,7 @@ import { ImportSession, rollbackStaged, type IncomingConversation, type Incoming
 import { DEFAULT_TX_TIMEOUT_MS, timeoutForRows, TX_MS_PER_ROW } from '../../../src/lib/store/transaction';
 import type { VaultDb } from '../../../src/lib/store/schema';
 import { freshDb } from '../../factories/db';
+import { allMessages, countStoredMessages } from '../../../src/lib/store/messages-store';
 
 let tick = 0;
 const stamp = () => `stamp-${++tick}`;
@@ -29,13 +30,13 @@ async function conversation(externalId: string, texts: string[], extra: Incoming
 }
 
 async function snapshot(db: VaultDb) {
-  return { conversations: await db.conversations.toArray(), messages: await db.messages.toArray() };
+  return { conversations: await db.conversations.toArray(), messages: await allMessages(db) };
 }
 
 /** What views see: visible conversations, and visible messages of visible conversations. */
 const visibleCounts = async (db: VaultDb) => {
   const conversations = new Set(await db.conversations.where('state').equals('visible').primaryKeys());
-  const messages = (await db.messages.toArray()).filter((m) => m.state === 'visible' && conversations.has(m.conversationId));
+  const messages = (await allMessages(db)).filter((m) => m.state === 'visible' && conversations.has(m.conversationId));
   return { conversations: conversations.size, messages: messages.length };
 };
 
@@ -46,7 +47,7 @@ describe('ImportSession', () => {
     const [outcome] = await session.add([await conversation('c1', ['hello', 'hi there', 'how are you'])]);
     expect(outcome).toMatchObject({ conversation: 'stored', messages: { found: 3, stored: 3, existing: 0 }, otherBranches: 0, hidden: 0 });
     expect(await visibleCounts(db)).toEqual({ conversations: 0, messages: 0 });
-    expect(await db.messages.count()).toBe(3);
+    expect(await countStoredMessages(db)).toBe(3);
     await session.publish();
     expect(await visibleCounts(db)).toEqual({ conversations: 1, messages: 3 });
     expect((await db.conversations.toArray())[0]).toMatchObject({ messageCount: 3, title: 'Title c1', state: 'visible' });
@@ -84,7 +85,7 @@ describe('ImportSession', () => {
     // The new messages are staged themselves, found by the sparse `stagedBy` index until publish.
     expect(await db.messages.where('stagedBy').equals('imp_b/0').count()).toBe(2);
     await grown.publish();
-    const stored = await db.messages.orderBy('[conversationId+ordinal]').toArray();
+    const stored = await (await allMessages(db)).sort((a, b) => a.conversationId.localeCompare(b.conversationId) || a.ordinal - b.ordinal);
     expect(stored.map((m) => m.text)).toEqual(['a', 'b', 'c', 'd']);
     expect(stored.every((m) => m.state === 'visible' && !('stagedBy' in m))).toBe(true);
     expect(await db.messages.orderBy('stagedBy').count()).toBe(0);
@@ -125,9 +126,9 @@ describe('ImportSession', () => {
   it('a batch whose write fails rejects alone: the batch after it is still stored', async () => {
     const db = freshDb();
     const session = new ImportSession(db, 'imp_a/0', stamp);
-    const add = db.messages.bulkAdd.bind(db.messages);
+    const add = db.messageBlocks.bulkAdd.bind(db.messageBlocks);
     let calls = 0;
-    db.messages.bulkAdd = ((...args: Parameters<typeof add>) => {
+    db.messageBlocks.bulkAdd = ((...args: Parameters<typeof add>) => {
       if (++calls === 1) return Promise.reject(new Error('disk full'));
       return add(...args);
     }) as typeof add;
@@ -148,7 +149,7 @@ describe('ImportSession', () => {
     ];
     const [outcome] = await session.add([await conversation('c1', ['q', 'a'], extra)]);
     expect(outcome).toMatchObject({ messages: { found: 2, stored: 2, existing: 0 }, otherBranches: 1, hidden: 2 });
-    expect(await db.messages.count()).toBe(5);
+    expect(await countStoredMessages(db)).toBe(5);
     db.close();
   });
 
@@ -161,7 +162,7 @@ describe('ImportSession', () => {
 
     const failing = new ImportSession(db, 'imp_b/0', stamp);
     await failing.add([await conversation('c1', ['a', 'b', 'c']), await conversation('c2', ['x', 'y'])]);
-    expect(await db.messages.count()).toBe(5);
+    expect(await countStoredMessages(db)).toBe(5);
     await failing.rollback();
     expect(await snapshot(db)).toEqual(before);
     db.close();
@@ -176,7 +177,7 @@ describe('ImportSession', () => {
     await unfinished.add([await conversation('first-file', ['a', 'b', 'c']), await conversation('second-file', ['x'])]);
     await rollbackStaged(db, 'imp_multi/');
     expect(await visibleCounts(db)).toEqual({ conversations: 1, messages: 2 });
-    expect(await db.messages.count()).toBe(2);
+    expect(await countStoredMessages(db)).toBe(2);
     db.close();
   });
 
@@ -189,7 +190,7 @@ describe('ImportSession', () => {
     await interrupted.add([await conversation('lost', ['l', 'm'])]);
     await rollbackStaged(db, 'imp_crashed/');
     expect((await db.conversations.toArray()).map((c) => c.externalId)).toEqual(['keep']);
-    expect(await db.messages.count()).toBe(1);
+    expect(await countStoredMessages(db)).toBe(1);
     db.close();
   });
 
@@ -208,7 +209,9 @@ describe('ImportSession', () => {
     const [outcome] = await next.add([{ ...original, messages: [q, regenerated, old] }]);
     await next.publish();
     expect(outcome).toMatchObject({ messages: { found: 2, stored: 1, existing: 1 }, otherBranches: 1 });
-    const visible = (await db.messages.orderBy('[conversationId+ordinal]').toArray()).filter((m) => m.branch.onVisiblePath);
+    const visible = (
+      await (await allMessages(db)).sort((a, b) => a.conversationId.localeCompare(b.conversationId) || a.ordinal - b.ordinal)
+    ).filter((m) => m.branch.onVisiblePath);
     expect(visible.map((m) => m.text)).toEqual(['q', 'new answer']);
     db.close();
   });

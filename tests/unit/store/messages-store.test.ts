@@ -7,13 +7,16 @@ import {
   countPublishedMessages,
   countStoredMessages,
   deleteConversationMessages,
+  deleteMessages,
   deleteStagedMessages,
   getMessage,
   getMessages,
+  MESSAGE_BLOCK_SIZE,
   messagePage,
   messageTables,
   putMessages,
   updateMessage,
+  type MessageScanPosition,
 } from '../../../src/lib/store/messages-store';
 import { runTx } from '../../../src/lib/store/transaction';
 import { openVault, type Vault } from '../../../src/lib/store/vault';
@@ -62,18 +65,50 @@ describe('messages-store', () => {
     expect(await getMessage(vault.db, 'missing')).toBeUndefined();
   });
 
-  it('scans every message once, in pages that resume after the last id', async () => {
+  it('scans every message once, rows then blocks, in pages that resume where the last ended', async () => {
     const vault = await vaultWith(rows());
+    // One message as a row from before blocks (put), the rest as the import writes them.
+    await runTx(vault.db, 'rw', messageTables(vault.db), () => putMessages(vault.db, [message({ id: 'c0', conversationId: 'c' })]));
     const seen: string[] = [];
-    for (let after: string | null = null; ;) {
-      const page = await messagePage(vault.db, after, 2);
-      if (page.length === 0) break;
-      expect(page.length).toBeLessThanOrEqual(2);
-      seen.push(...page.map((m) => m.id));
-      after = page[page.length - 1]!.id;
+    let pages = 0;
+    for (let position: MessageScanPosition | null = null; ;) {
+      const page = await messagePage(vault.db, position, 1);
+      if (page.next === null) {
+        expect(page.messages).toEqual([]);
+        break;
+      }
+      pages++;
+      seen.push(...page.messages.map((m) => m.id));
+      position = page.next;
     }
-    expect(seen).toEqual(['a0', 'a1', 'a2', 'b0', 'b1']);
+    expect(seen.sort()).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'c0']);
+    // Rows one at a time (b1, c0), then one block per page (conversations a and b).
+    expect(pages).toBe(4);
     expect((await allMessages(vault.db)).map((m) => m.id).sort()).toEqual(seen);
+  });
+
+  it("stores an import's new messages as blocks per conversation and its staged ones as rows", async () => {
+    const vault = await vaultWith(rows());
+    expect((await vault.db.messages.toArray()).map((m) => m.id)).toEqual(['b1']);
+    const blocks = await vault.db.messageBlocks.orderBy('conversationId').toArray();
+    expect(blocks.map((b) => [b.conversationId, b.messageIds])).toEqual([
+      ['a', ['a2', 'a0', 'a1']],
+      ['b', ['b0']],
+    ]);
+  });
+
+  it('splits a long conversation into blocks of MESSAGE_BLOCK_SIZE', async () => {
+    const long = Array.from({ length: MESSAGE_BLOCK_SIZE * 2 + 1 }, (_, i) =>
+      message({ id: `m${String(i).padStart(3, '0')}`, conversationId: 'long', ordinal: i }),
+    );
+    const vault = await vaultWith(long);
+    expect((await vault.db.messageBlocks.toArray()).map((b) => b.messages.length).sort((x, y) => x - y)).toEqual([
+      1,
+      MESSAGE_BLOCK_SIZE,
+      MESSAGE_BLOCK_SIZE,
+    ]);
+    expect((await conversationMessages(vault.db, 'long')).map((m) => m.ordinal)).toEqual(long.map((m) => m.ordinal));
+    expect(await countStoredMessages(vault.db)).toBe(long.length);
   });
 
   it('counts stored messages, and published ones without the staged message or a staged conversation', async () => {
@@ -107,16 +142,27 @@ describe('messages-store', () => {
     expect((await allMessages(vault.db)).map((m) => m.id)).toEqual(['b0']);
   });
 
-  it('adds only new ids and replaces by id on put', async () => {
+  it('changes a message in a block by taking it out as a row: one copy of every id, the rest of the block kept', async () => {
     const vault = await vaultWith(rows());
-    await expect(
-      runTx(vault.db, 'rw', messageTables(vault.db), () => addMessages(vault.db, [message({ id: 'a0', conversationId: 'a' })])),
-    ).rejects.toThrow();
-    expect(await countStoredMessages(vault.db)).toBe(5);
-    await runTx(vault.db, 'rw', messageTables(vault.db), () =>
-      putMessages(vault.db, [message({ id: 'a0', conversationId: 'a', text: 'edited' })]),
-    );
+    await runTx(vault.db, 'rw', messageTables(vault.db), async () => {
+      await updateMessage(vault.db, 'a1', { ordinal: 5 });
+      await putMessages(vault.db, [message({ id: 'a0', conversationId: 'a', text: 'edited' })]);
+    });
     expect((await getMessage(vault.db, 'a0'))?.text).toBe('edited');
+    expect((await conversationMessages(vault.db, 'a')).map((m) => [m.id, m.ordinal])).toEqual([
+      ['a0', 0],
+      ['a2', 2],
+      ['a1', 5],
+    ]);
+    expect((await vault.db.messages.toArray()).map((m) => m.id).sort()).toEqual(['a0', 'a1', 'b1']);
+    expect((await vault.db.messageBlocks.where('conversationId').equals('a').toArray()).map((b) => b.messageIds)).toEqual([['a2']]);
     expect(await countStoredMessages(vault.db)).toBe(5);
+    // A message removed wherever it is; a block left empty goes.
+    await runTx(vault.db, 'rw', messageTables(vault.db), () => deleteMessages(vault.db, ['a2', 'a1']));
+    expect(await vault.db.messageBlocks.where('conversationId').equals('a').count()).toBe(0);
+    expect((await allMessages(vault.db)).map((m) => m.id).sort()).toEqual(['a0', 'b0', 'b1']);
+    // Changing a message that is stored nowhere changes nothing.
+    await runTx(vault.db, 'rw', messageTables(vault.db), () => updateMessage(vault.db, 'gone', { ordinal: 1 }));
+    expect(await countStoredMessages(vault.db)).toBe(3);
   });
 });

@@ -123,6 +123,21 @@ const CASES: MigrationCase[] = [
   // Versions 9 and 10 (issue 19): staged messages carry `stagedBy`; `importId` and `state` are no longer indexed.
   { from: 9, seed: seedV10 },
   { from: 10, seed: seedV10 },
+  // Version 11 (issue 19) adds message blocks: a new table; messages stored as rows stay rows.
+  {
+    from: 11,
+    seed: {
+      ...seedV10,
+      messageBlocks: [
+        {
+          id: 'blk_msg-9',
+          conversationId: 'conv-9',
+          messageIds: ['msg-9'],
+          messages: [message({ id: 'msg-9', conversationId: 'conv-9', text: 'In a block.' })],
+        },
+      ],
+    },
+  },
 ];
 
 describe('schema migrations', () => {

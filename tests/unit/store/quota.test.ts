@@ -51,7 +51,8 @@ describe('a full disk', () => {
     const vault = await openTestVault();
     await putState(vault, { notes: [note({ id: 'kept', text: 'Already here.', hlc: stampAt(1) })] });
     const before = await records(vault);
-    fillDiskAfter(10, ['messages', 'conversations']);
+    // The transcript is one conversation: its row, then its messages' block, whose write fails.
+    fillDiskAfter(1, ['messages', 'messageBlocks', 'conversations']);
     const report = await runImport(vault, [{ name: 'chat.txt', size: null, bytes: new TextEncoder().encode(TRANSCRIPT) }]);
     proto.add = original.add;
     proto.put = original.put;

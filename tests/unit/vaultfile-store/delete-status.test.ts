@@ -5,6 +5,7 @@ import { reminderState, vaultFileStatus } from '../../../src/lib/store/vaultfile
 import { note } from '../../factories/records';
 import { sampleVault } from '../../factories/vault-state';
 import { closeVault, exportBytes, fileStream, openTestVault, putState, stampAt } from './helpers';
+import { getMessage } from '../../../src/lib/store/messages-store';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -62,7 +63,7 @@ describe('deleteRecords', () => {
       throw new Error('disk full');
     });
     await expect(vault.deleteRecords('messages', ['msg-1'])).rejects.toBeTruthy();
-    expect(await vault.db.messages.get('msg-1')).toBeDefined();
+    expect(await getMessage(vault.db, 'msg-1')).toBeDefined();
     await closeVault(vault);
   });
 

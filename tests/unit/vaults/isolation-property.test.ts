@@ -22,6 +22,7 @@ import { exportVault } from '../../../src/lib/store/vaultfile-export';
 import { mergeVaultFile } from '../../../src/lib/store/vaultfile-merge';
 import { VaultViews } from '../../../src/lib/store/views/vault-views';
 import { readInbox } from '../../../src/lib/store/views/inbox-view';
+import { allMessages } from '../../../src/lib/store/messages-store';
 
 const TOKENS = ['amberquill', 'basaltwren', 'cobaltfern'];
 const TOPICS = ['garden', 'billing', 'travel', 'piano'];
@@ -273,7 +274,7 @@ describe('vaults never leak into each other (property)', () => {
             for (const topic of TOPICS) await checkReads(o, all, topic, TOKENS[(i + 1) % count]!);
             // And what each vault stores is its own, down to the index's vectors.
             const texts = [
-              ...(await o.vault.db.messages.toArray()).map((m) => m.text),
+              ...(await allMessages(o.vault.db)).map((m) => m.text),
               ...(await o.vault.db.chunks.toArray()).map((c) => c.text),
               ...(await o.vault.db.notes.toArray()).map((n) => n.text),
             ];
