@@ -60,12 +60,14 @@ export class CapturePage {
               resolve({ conversations: 0, messages: 0, resources: 0 });
               return;
             }
-            const tx = db.transaction(['conversations', 'messages', 'notes'], 'readonly');
+            const tx = db.transaction(['conversations', 'messages', 'messageBlocks', 'notes'], 'readonly');
             const conversations = tx.objectStore('conversations').count();
+            // Messages are rows or entries of blocks of several (schema 11): one index entry per message.
             const messages = tx.objectStore('messages').count();
+            const inBlocks = tx.objectStore('messageBlocks').index('messageIds').count();
             const resources = tx.objectStore('notes').index('tier').count('resource');
             tx.oncomplete = () => {
-              resolve({ conversations: conversations.result, messages: messages.result, resources: resources.result });
+              resolve({ conversations: conversations.result, messages: messages.result + inBlocks.result, resources: resources.result });
               db.close();
             };
           };

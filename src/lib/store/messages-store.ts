@@ -30,9 +30,6 @@ export interface MessageTables {
 /** Messages per block: one block holds a typical conversation, and a block read stays small. */
 export const MESSAGE_BLOCK_SIZE = 64;
 
-/** The names of the tables a transaction that reads or writes messages must include. */
-export const MESSAGE_TABLE_NAMES = ['messages', 'messageBlocks'] as const;
-
 /** The tables a transaction that reads or writes messages must include. */
 export function messageTables(db: MessageTables): Table[] {
   return [db.messages, db.messageBlocks] as Table[];
@@ -54,14 +51,20 @@ export function boundMessageTables(): MessageTables {
 
 const resolved = <T>(value: T): Promise<T> => Dexie.Promise.resolve(value) as Promise<T>;
 
-/** The blocks holding any of `ids` (each once). */
+/**
+ * The blocks holding any of `ids` (each once). Each id's block is found by its own key-only request
+ * on the multi-entry index, all sent at once, then the blocks are read once each: a Dexie `anyOf`
+ * on that index walks a cursor, one round trip per id, and reading a block per id would read a
+ * conversation's block once for each of its messages.
+ */
 function blocksHolding(db: MessageTables, ids: readonly string[]): Promise<MessageBlockRecord[]> {
   if (ids.length === 0) return resolved([]);
-  return db.messageBlocks
-    .where('messageIds')
-    .anyOf(ids.slice())
-    .toArray()
-    .then((found) => [...new Map(found.map((block) => [block.id, block])).values()]);
+  const lookups = [...new Set(ids)].map((id) => db.messageBlocks.where('messageIds').equals(id).primaryKeys());
+  return (Dexie.Promise.all(lookups) as Promise<string[][]>).then((keys) => {
+    const blockIds = [...new Set(keys.flat())];
+    if (blockIds.length === 0) return [];
+    return db.messageBlocks.bulkGet(blockIds).then((blocks) => blocks.filter((block): block is MessageBlockRecord => block !== undefined));
+  });
 }
 
 /** One message by id, or undefined. */
@@ -276,12 +279,6 @@ export function updateMessage(db: MessageTables, id: string, changes: UpdateSpec
       return db.messages.add(changed as unknown as MessageRecord).then(() => undefined);
     });
   });
-}
-
-/** Removes messages by id, wherever they are stored. */
-export function deleteMessages(db: MessageTables, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return resolved(undefined);
-  return detachFromBlocks(db, ids).then(() => db.messages.bulkDelete(ids.slice()));
 }
 
 /** Removes every message of a conversation. */

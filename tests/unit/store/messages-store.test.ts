@@ -7,7 +7,7 @@ import {
   countPublishedMessages,
   countStoredMessages,
   deleteConversationMessages,
-  deleteMessages,
+  detachFromBlocks,
   deleteStagedMessages,
   getMessage,
   getMessages,
@@ -157,12 +157,13 @@ describe('messages-store', () => {
     expect((await vault.db.messages.toArray()).map((m) => m.id).sort()).toEqual(['a0', 'a1', 'b1']);
     expect((await vault.db.messageBlocks.where('conversationId').equals('a').toArray()).map((b) => b.messageIds)).toEqual([['a2']]);
     expect(await countStoredMessages(vault.db)).toBe(5);
-    // A message removed wherever it is; a block left empty goes.
-    await runTx(vault.db, 'rw', messageTables(vault.db), () => deleteMessages(vault.db, ['a2', 'a1']));
+    // Taking the last message out of a block deletes the block; what was taken out is returned, once.
+    const taken = await runTx(vault.db, 'rw', messageTables(vault.db), () => detachFromBlocks(vault.db, ['a2', 'a1', 'a2']));
+    expect(taken.map((m) => m.id)).toEqual(['a2']);
     expect(await vault.db.messageBlocks.where('conversationId').equals('a').count()).toBe(0);
-    expect((await allMessages(vault.db)).map((m) => m.id).sort()).toEqual(['a0', 'b0', 'b1']);
+    expect((await allMessages(vault.db)).map((m) => m.id).sort()).toEqual(['a0', 'a1', 'b0', 'b1']);
     // Changing a message that is stored nowhere changes nothing.
     await runTx(vault.db, 'rw', messageTables(vault.db), () => updateMessage(vault.db, 'gone', { ordinal: 1 }));
-    expect(await countStoredMessages(vault.db)).toBe(3);
+    expect(await countStoredMessages(vault.db)).toBe(4);
   });
 });

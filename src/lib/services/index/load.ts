@@ -16,7 +16,7 @@ import { chunkMentions, noteMentions } from './entity-links';
 import { chunkEntry, chunkIndexText, conversationAt, isIndexedNote, noteEntry, noteIndexText, savedChunkEntry } from './documents';
 import { dimsOf, type IndexParts } from './index-parts';
 import { ModelIndex } from './model-index';
-import { getMessages, messageTables } from '../../store/messages-store';
+import { conversationMessages, messageTables } from '../../store/messages-store';
 
 export function embedderLabel(choice: EmbedderChoice): string {
   if (choice.kind === 'lexical') return 'the lexical fallback embedder';
@@ -55,9 +55,10 @@ function readStep(parts: IndexParts, ids: readonly string[]): Promise<StepRows> 
     [db.chunks, ...messageTables(db)],
     async () => {
       const chunks = await Promise.all(ids.map((id) => db.chunks.where('conversationId').equals(id).toArray()));
-      const parents = [...new Set(chunks.flat().map((c) => c.parentId))];
-      const found = await getMessages(db, parents);
-      return { chunks, messages: new Map(found.flatMap((m) => (m ? [[m.id, m] as const] : []))) };
+      // The chunks' parents, read by conversation: a range read each (rows and blocks), not a lookup per message.
+      const parents = new Set(chunks.flat().map((c) => c.parentId));
+      const messages = (await Promise.all(ids.map((id) => conversationMessages(db, id)))).flat().filter((m) => parents.has(m.id));
+      return { chunks, messages: new Map(messages.map((m) => [m.id, m] as const)) };
     },
     { label: 'reading chunks to rebuild the keyword index' },
   );
