@@ -94,6 +94,8 @@ export interface MessageBlockRecord {
   conversationId: string;
   messageIds: string[];
   messages: MessageRecord[];
+  /** How many messages it holds (indexed: the vault's message count sums these keys). */
+  size: number;
 }
 
 export interface NoteRecord extends Stamped {

@@ -134,6 +134,7 @@ const CASES: MigrationCase[] = [
           conversationId: 'conv-9',
           messageIds: ['msg-9'],
           messages: [message({ id: 'msg-9', conversationId: 'conv-9', text: 'In a block.' })],
+          size: 1,
         },
       ],
     },
