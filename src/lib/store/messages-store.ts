@@ -2,7 +2,9 @@ import Dexie, { type Table, type UpdateSpec } from 'dexie';
 import type { MessageBlockRecord, MessageRecord } from '../core/records';
 
 /**
- * The one path to stored messages: every read and write of messages goes through here (issue 19).
+ * The one path to stored messages (issue 19): every read of messages goes through here, and every
+ * write but the vault file's merge and restore, which write rows through their generic section code
+ * after taking the ids out of their blocks here (`detachFromBlocks`).
  *
  * Two layouts live side by side:
  * - **blocks** (`messageBlocks`, schema version 11): an import writes a new conversation's messages
