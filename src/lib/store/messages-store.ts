@@ -156,6 +156,24 @@ export function messagePage(db: MessageTables, position: MessageScanPosition | n
     );
 }
 
+/**
+ * Calls `fn` with every stored message, a page at a time (`messagePage`: rows, then blocks), until
+ * `fn` returns true; says whether it did. Outside a transaction only: it adds a layer of plain
+ * async functions, which loses a transaction's zone (a transaction pages with `messagePage`).
+ */
+export async function scanMessages(
+  db: MessageTables,
+  limit: number,
+  fn: (messages: MessageRecord[]) => boolean | void | Promise<boolean | void>,
+): Promise<boolean> {
+  for (let position: MessageScanPosition | null = null; ;) {
+    const page = await messagePage(db, position, limit);
+    if (page.next === null) return false;
+    position = page.next;
+    if ((await fn(page.messages)) === true) return true;
+  }
+}
+
 /** Every stored message, staged ones included (tests and evaluations over small vaults). */
 export function allMessages(db: MessageTables): Promise<MessageRecord[]> {
   return db.messages
@@ -271,7 +289,10 @@ export function putMessages(db: MessageTables, rows: readonly MessageRecord[]): 
     .then(() => undefined);
 }
 
-/** Changes fields of one stored message (a field set to undefined is removed); nothing when none is stored. */
+/**
+ * Changes top-level fields of one stored message (a field set to undefined is removed; a dotted key
+ * path is not applied to a message in a block); nothing when none is stored.
+ */
 export function updateMessage(db: MessageTables, id: string, changes: UpdateSpec<MessageRecord>): Promise<void> {
   return db.messages.update(id, changes).then((updated) => {
     if (updated > 0) return undefined;

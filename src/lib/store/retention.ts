@@ -15,7 +15,7 @@ import { MAX_CHECKPOINTS } from './checkpoints';
 import { readAhead } from './paging';
 import { runTx, withStoreTimeout } from './transaction';
 import type { Vault } from './vault';
-import { MESSAGE_BLOCK_SIZE } from './messages-store';
+import { scanMessages } from './messages-store';
 import { primaryKeyOf, tableOf, type AnyRecord } from './vaultfile-tables';
 
 /**
@@ -60,22 +60,18 @@ function pagesOf<T>(table: Table<T>, keyOf: (row: T) => IndexableType, size: num
 /** Devices that stamped anything in this vault (every record and tombstone, page by page). */
 async function knownDevices(vault: Vault, between: () => Promise<void>, size: number): Promise<Set<string>> {
   const vector: VersionVector = {};
+  // Messages are rows or blocks of several (store/messages-store.ts): read through their scan.
+  await scanMessages(vault.db, size, async (messages) => {
+    for (const message of messages) addToVector(vector, message.hlc);
+    await between();
+  });
   for (const section of [...STAMPED_SECTIONS, 'tombstones'] as const) {
+    if (section === 'messages') continue;
     const table = tableOf(vault.db, section) as Table<AnyRecord>;
     for await (const page of pagesOf(table, (row) => primaryKeyOf(section, row), size, 'reading stamps')) {
       for (const row of page) addToVector(vector, (row as { hlc: string }).hlc);
       await between();
     }
-  }
-  // Messages stored several to a row (store/messages-store.ts).
-  for await (const page of pagesOf(
-    vault.db.messageBlocks,
-    (block) => block.id,
-    Math.max(1, Math.floor(size / MESSAGE_BLOCK_SIZE)),
-    'reading stamps',
-  )) {
-    for (const block of page) for (const message of block.messages) addToVector(vector, message.hlc);
-    await between();
   }
   return new Set(Object.keys(vector));
 }

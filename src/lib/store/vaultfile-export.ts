@@ -144,6 +144,7 @@ export async function snapshotVault(
  */
 async function eachStoredPage(db: Vault['db'], section: SectionName, fn: (page: AnyRecord[]) => void): Promise<void> {
   if (section === 'messages') {
+    // One async layer only, inside the snapshot's transaction: not `scanMessages`.
     const tables = boundMessageTables();
     for (let position: MessageScanPosition | null = null; ;) {
       const page = await messagePage(tables, position, PAGE_ROWS);

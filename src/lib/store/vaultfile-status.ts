@@ -6,6 +6,10 @@ import { withStoreTimeout } from './transaction';
 import type { Vault } from './vault';
 import { snapshotVault } from './vaultfile-export';
 import { isExportable, stagedConversationIds, tableOf, vaultCounts } from './vaultfile-tables';
+import { scanMessages } from './messages-store';
+
+/** Messages read per page when looking for a change. */
+const MESSAGE_SCAN_PAGE = 2_000;
 
 /**
  * "Has the vault changed since its last export?" is derived from the records, not kept as a flag
@@ -34,16 +38,16 @@ export async function changedSinceMark(db: VaultDb, mark: VaultFileMark | null, 
       if ((await db.tombstones.where('hlc').above(since).count()) > 0) return true;
       const staged = await stagedConversationIds(db);
       for (const section of STAMPED_SECTIONS) {
-        const later = await tableOf(db, section)
-          .filter((row) => row.hlc > since && isExportable(section, row, staged))
-          .first();
+        // Messages are rows or blocks of several (store/messages-store.ts): read through their scan.
+        const later =
+          section === 'messages'
+            ? await scanMessages(db, MESSAGE_SCAN_PAGE, (page) => page.some((m) => m.hlc > since && isExportable(section, m, staged)))
+            : await tableOf(db, section)
+                .filter((row) => row.hlc > since && isExportable(section, row, staged))
+                .first();
         if (later) return true;
       }
-      // Messages stored in blocks (store/messages-store.ts).
-      const laterInBlock = await db.messageBlocks
-        .filter((block) => block.messages.some((m) => m.hlc > since && isExportable('messages', m, staged)))
-        .first();
-      return laterInBlock !== undefined;
+      return false;
     })(),
     { timeoutMs: 5 * 60_000, label: 'looking for changes since the last export' },
   );

@@ -15,6 +15,7 @@ import {
   messagePage,
   messageTables,
   putMessages,
+  scanMessages,
   updateMessage,
   type MessageScanPosition,
 } from '../../../src/lib/store/messages-store';
@@ -85,6 +86,22 @@ describe('messages-store', () => {
     // Rows one at a time (b1, c0), then one block per page (conversations a and b).
     expect(pages).toBe(4);
     expect((await allMessages(vault.db)).map((m) => m.id).sort()).toEqual(seen);
+  });
+
+  it('scans rows and blocks until the callback says it found what it looked for', async () => {
+    const vault = await vaultWith(rows());
+    const seen: string[] = [];
+    expect(await scanMessages(vault.db, 1, (page) => void seen.push(...page.map((m) => m.id)))).toBe(false);
+    expect(seen.sort()).toEqual(['a0', 'a1', 'a2', 'b0', 'b1']);
+    const until: string[] = [];
+    expect(
+      await scanMessages(vault.db, 1, (page) => {
+        until.push(...page.map((m) => m.id));
+        return page.some((m) => m.id === 'b1');
+      }),
+    ).toBe(true);
+    // The row (b1) comes first and stops the scan before any block is read.
+    expect(until).toEqual(['b1']);
   });
 
   it("stores an import's new messages as blocks per conversation and its staged ones as rows", async () => {

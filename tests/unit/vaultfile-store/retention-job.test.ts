@@ -3,7 +3,9 @@ import { CURATE_SWEEP_JOB, RETENTION_JOB } from '../../../src/lib/core/api/curat
 import type { HistoryRecord, JobRecord } from '../../../src/lib/core/records';
 import { scheduleDueWork } from '../../../src/lib/services/jobs/schedule';
 import { runRetention } from '../../../src/lib/store/retention';
-import { jobRecord, note } from '../../factories/records';
+import { jobRecord, message, note } from '../../factories/records';
+import { addMessages, messageTables } from '../../../src/lib/store/messages-store';
+import { runTx } from '../../../src/lib/store/transaction';
 import { closeVault, openTestVault, stampAt } from './helpers';
 
 const DAY = 86_400_000;
@@ -70,6 +72,24 @@ describe('the retention job on the store', () => {
     expect((await vault.db.history.toArray()).map((h) => h.id).sort()).toEqual(['h-n1-4', 'h-n1-5', 'h-n2-1', 'h-n2-2']);
     // Pages of two: 3 of notes and 1 of tombstones for the stamps, 4 of history, each followed by a yield.
     expect(steps.length).toBeGreaterThanOrEqual(8);
+    await closeVault(vault);
+  });
+
+  it('knows the devices that stamped only messages, whether stored as rows or in blocks', async () => {
+    const vault = await openTestVault();
+    await vault.settings.set('vault.deviceId', 'da');
+    await runTx(vault.db, 'rw', messageTables(vault.db), async () => {
+      // An imported conversation's messages go into a block; a staged one stays a row.
+      await addMessages(vault.db, [
+        message({ id: 'm-b1', conversationId: 'c-b', hlc: stampAt(1, 'db-x') }),
+        message({ id: 'm-b2', conversationId: 'c-b', ordinal: 1, hlc: stampAt(2, 'dc-x') }),
+        message({ id: 'm-r', conversationId: 'c-r', hlc: stampAt(3, 'dd-x'), state: 'staged', stagedBy: 'imp_x/0' }),
+      ]);
+    });
+    expect(await vault.db.messageBlocks.count()).toBe(1);
+    const report = await runRetention(vault, NOW, async () => undefined, 1);
+    // db and dc (the block), dd (the row), and this device (da).
+    expect(report.knownDevices).toBe(4);
     await closeVault(vault);
   });
 
