@@ -198,13 +198,6 @@ export const INJECTION_PATTERNS: readonly (readonly [InjectionKind, RegExp])[] =
   ],
 ];
 
-/** Special stems: a script is present (found with a class test, not a literal). */
-export const SCRIPT_STEMS = {
-  'script:cyrillic': /[\u0400-\u04ff]/u,
-  'script:cjk': /[\u3040-\u9fff]/u,
-  'script:hangul-arabic': /[\uac00-\ud7af\u0600-\u06ff]/u,
-} as const;
-
 const NOUNS =
   'instruction prompt rule direction directive guideline guidance context message command order programming constraint configuration restriction polic training told instructed given above said written developer operator system'.split(
     ' ',
@@ -220,7 +213,7 @@ const words = (list: string) => list.split(' ');
 
 /**
  * What each pattern cannot match without, in INJECTION_PATTERNS order: every need is a list of
- * stems (plain substrings of the folded text, or a SCRIPT_STEMS name) of which one must occur. All
+ * stems (plain substrings of the folded text) of which one must occur. All
  * stems are found in one scan of the text (injection.ts), then each line and each window of lines
  * runs only the patterns whose needs its stems meet: most chat lines run none.
  */
@@ -235,11 +228,20 @@ export const INJECTION_NEEDS: readonly (readonly (readonly string[])[])[] = [
     words('ignor olvid descarta oubli dimentic negeer vergeet esque desconsider zignoruj zapomnij'),
     words('instru regla indicac consign règle directiv istruz regol aanwijz regels regras orienta polecen zasad'),
   ],
-  [['script:cyrillic']],
-  [['script:cjk']],
-  [['script:hangul-arabic', 'talimat', 'kural', 'yönerge']],
+  [
+    ['игнорируй', 'забудь', 'не обращай'],
+    ['инструкци', 'указани', 'правил', 'промпт'],
+  ],
+  [
+    ['忽略', '无视', '無視', '忘记', '忘掉', '指示', '命令', 'ルール', 'プロンプト'],
+    ['指令', '指示', '说明', '規則', '规则', '提示', '無視', '忘れ'],
+  ],
+  [
+    ['지시', '명령', '규칙', '지침', 'تجاهل', 'talimat', 'kural', 'yönerge'],
+    ['무시', '잊어', 'التعليمات', 'الأوامر', 'القواعد', 'yok say', 'görmezden gel', 'unut'],
+  ],
   [['you are now', "you're now", 'you are no longer', "you're no longer", 'you are in ', "you're in "]],
-  [['from now', 'from here', 'from this']],
+  [['from now on', 'from here on', 'from this point on']],
   [[' mode']],
   [['new instruction', 'new system instruction']],
   [
@@ -255,9 +257,15 @@ export const INJECTION_NEEDS: readonly (readonly (readonly string[])[])[] = [
   [['confirm by saying', 'pwned', 'jailbroken']],
   [['system', 'developer'], [':']],
   [['system', 'developer'], [':']],
-  [['#'], [':']],
+  [['#'], [':'], words('instruction response system')],
   [['<|', '<<sys>>', '<</sys>>', '[inst]', '[/inst]', 'begin system prompt']],
-  [['<']],
+  [
+    [
+      ...words('system instruction admin user_input assistant human').flatMap((w) => [`<${w}`, `</${w}`]),
+      ...words('message document data context user input').map((w) => `</${w}`),
+      '<message',
+    ],
+  ],
   [['"role"']],
   [['human', 'assistant'], [':']],
   [['remember'], ['whenever', 'every time', 'everytime', 'always', 'from now on', 'future']],

@@ -13,10 +13,14 @@
  * digits-for-letters undone. An instruction split over up to three lines that run on (no sentence
  * end between them) is found by also matching the lines joined.
  *
- * Cost: every write runs this, so the text is scanned once for the stems the patterns need
- * (INJECTION_NEEDS), and a line runs only the patterns whose stems it holds.
+ * Cost: every write runs this. The text is scanned once for the stems the patterns need
+ * (INJECTION_NEEDS, stem-scan.ts), reading across lines as joined lines read; a text whose stems
+ * meet no pattern's needs (nearly every message) is done. Otherwise each line runs only the patterns
+ * whose needs its stems meet, and a window of joined lines is joined only when its lines' stems and
+ * the stems spanning its joints could meet some pattern's.
  */
-import { INJECTION_NEEDS, INJECTION_PATTERNS, SCRIPT_STEMS, type InjectionKind } from './injection-patterns';
+import { INJECTION_NEEDS, INJECTION_PATTERNS, type InjectionKind } from './injection-patterns';
+import { stemScanner } from './stem-scan';
 
 export type { InjectionKind } from './injection-patterns';
 
@@ -32,16 +36,25 @@ if (INJECTION_NEEDS.length !== INJECTION_PATTERNS.length) throw new Error('injec
 interface Pattern {
   kind: InjectionKind;
   pattern: RegExp;
-  needs: readonly (readonly string[])[];
+  /** Per need, the indexes (into STEMS) of the stems that meet it. */
+  needs: readonly (readonly number[])[];
 }
 
-const PATTERNS: readonly Pattern[] = INJECTION_PATTERNS.map(([kind, pattern], i) => ({ kind, pattern, needs: INJECTION_NEEDS[i]! }));
+const STEMS = [...new Set(INJECTION_NEEDS.flat(2))];
+const STEM_INDEX = new Map(STEMS.map((stem, i) => [stem, i]));
+const SCANNER = stemScanner(STEMS);
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const LITERAL_STEMS = [...new Set(INJECTION_NEEDS.flat(2))].filter((s) => !s.startsWith('script:')).sort((a, b) => b.length - a.length);
-const STEM_SCAN = new RegExp(LITERAL_STEMS.map(escape).join('|'), 'g');
-/** Stems that are prefixes of a longer stem: found where the longer one matched. */
-const PREFIXES = new Map(LITERAL_STEMS.map((stem) => [stem, LITERAL_STEMS.filter((s) => s.length < stem.length && stem.startsWith(s))]));
+const PATTERNS: readonly Pattern[] = INJECTION_PATTERNS.map(([kind, pattern], i) => ({
+  kind,
+  pattern,
+  needs: INJECTION_NEEDS[i]!.map((need) =>
+    need.map((stem) => {
+      const index = STEM_INDEX.get(stem);
+      if (index === undefined) throw new Error(`injection-patterns.ts: unknown stem ${stem}`);
+      return index;
+    }),
+  ),
+}));
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
@@ -53,56 +66,52 @@ function lower(text: string): string {
 /** One space for any run of spaces (newlines stay). */
 const fold = (lowered: string) => lowered.replace(/[^\S\n]+/gu, ' ');
 
-/** The stems in `folded`, per line (`lines` are its lines' start offsets). */
-function stemsByLine(folded: string, lineStarts: readonly number[]): Set<string>[] {
-  const out = lineStarts.map(() => new Set<string>());
-  let line = 0;
-  STEM_SCAN.lastIndex = 0;
-  for (let m = STEM_SCAN.exec(folded); m; m = STEM_SCAN.exec(folded)) {
-    while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= m.index) line++;
-    const set = out[line]!;
-    set.add(m[0]);
-    for (const prefix of PREFIXES.get(m[0])!) set.add(prefix);
-    STEM_SCAN.lastIndex = m.index + 1;
+/** The stems of `text` (lower-cased; folded or not, the scanner reads it folded). */
+const stemsOf = (text: string): Set<number> => SCANNER.scan(text);
+
+/** Per stem, the patterns it meets a need of: pattern index and need bit, alternating. */
+const MEETS: number[][] = STEMS.map(() => []);
+PATTERNS.forEach((p, index) => {
+  if (p.needs.length === 0 || p.needs.length > 8) throw new Error('injection-patterns.ts: a pattern has one to eight needs');
+  p.needs.forEach((need, bit) => {
+    for (const stem of need) MEETS[stem]!.push(index, 1 << bit);
+  });
+});
+const ALL_NEEDS = PATTERNS.map((p) => (1 << p.needs.length) - 1);
+const met = new Uint8Array(PATTERNS.length);
+const NONE: readonly number[] = [];
+
+/**
+ * The patterns whose every need `stems` meet, in pattern order. Walks the stems found (few) rather
+ * than every pattern's needs (hundreds of stems): this runs for every message and every line.
+ */
+function possiblePatterns(stems: ReadonlySet<number>): readonly number[] {
+  if (stems.size === 0) return NONE;
+  met.fill(0);
+  for (const stem of stems) {
+    const meets = MEETS[stem]!;
+    for (let i = 0; i < meets.length; i += 2) met[meets[i]!]! |= meets[i + 1]!;
   }
+  const out: number[] = [];
+  for (let p = 0; p < ALL_NEEDS.length; p++) if (met[p] === ALL_NEEDS[p]) out.push(p);
   return out;
 }
 
-function scriptStems(text: string, into: Set<string>): void {
-  if (!NON_ASCII.test(text)) return;
-  for (const [name, test] of Object.entries(SCRIPT_STEMS)) if (test.test(text)) into.add(name);
-}
-
-function stemsOf(text: string): Set<string> {
-  const set = stemsByLine(text, [0])[0]!;
-  scriptStems(text, set);
-  return set;
-}
-
-/** Whether `stems` meet every need of `p` (loops, not closures: this runs for every line). */
-function possible(p: Pattern, stems: ReadonlySet<string>): boolean {
-  if (stems.size === 0) return false;
-  for (const need of p.needs) {
-    let met = false;
-    for (const stem of need) {
-      if (stems.has(stem)) {
-        met = true;
-        break;
-      }
-    }
-    if (!met) return false;
-  }
-  return true;
-}
-
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
-const SPACED = / \w \w \w \w /u;
+/** Four letters spaced out, at the text's edges too. */
+const SPACED = /(?:^| )\w \w \w \w(?: |$)/u;
 const SEPARATED = /[a-z][._-][a-z]/u;
 const LEETISH = /[a-z_][013457@$][a-z]|\b[013457@$][a-z]{2}/u;
 
+/** Whether any line of `lowered` could look obfuscated: a line's edges are the text's edges or white space. */
+const SPACED_IN_SOME_LINE = /(?:^|\s)\w \w \w \w(?:\s|$)/u;
+function someLineLooksObfuscated(lowered: string): boolean {
+  return SPACED_IN_SOME_LINE.test(lowered) || SEPARATED.test(lowered) || (/[013457@$]/u.test(lowered) && LEETISH.test(lowered));
+}
+
 /** Letters spaced out one by one ("i g n o r e"), words joined by separators, digits for letters. */
 function looksObfuscated(line: string): boolean {
-  return SPACED.test(` ${line} `) || SEPARATED.test(line) || (/[013457@$]/u.test(line) && LEETISH.test(line));
+  return SPACED.test(line) || SEPARATED.test(line) || (/[013457@$]/u.test(line) && LEETISH.test(line));
 }
 
 /**
@@ -123,17 +132,27 @@ function deobfuscate(lowered: string): string | null {
 /** One line (or window of lines) as the patterns see it. */
 interface Unit {
   folded: string;
-  stems: Set<string>;
+  stems: Set<number>;
   /** The deobfuscated form and its stems, when the line looks obfuscated. */
-  plain: { text: string; stems: Set<string> } | null;
+  plain: { text: string; stems: Set<number> } | null;
 }
 
-function kindsIn(unit: Unit, patterns: readonly Pattern[]): InjectionKind[] {
+function kindsIn(unit: Unit): InjectionKind[] {
   const kinds: InjectionKind[] = [];
-  for (const p of patterns) {
+  const onFolded = possiblePatterns(unit.stems);
+  const onPlain = unit.plain ? possiblePatterns(unit.plain.stems) : NONE;
+  // Both lists are in pattern order: walk them together, so kinds come in pattern order.
+  let i = 0;
+  let j = 0;
+  while (i < onFolded.length || j < onPlain.length) {
+    const index = Math.min(onFolded[i] ?? Infinity, onPlain[j] ?? Infinity);
+    const folded = onFolded[i] === index;
+    const plain = onPlain[j] === index;
+    if (folded) i++;
+    if (plain) j++;
+    const p = PATTERNS[index]!;
     if (kinds.includes(p.kind)) continue;
-    if (possible(p, unit.stems) && p.pattern.test(unit.folded)) kinds.push(p.kind);
-    else if (unit.plain && possible(p, unit.plain.stems) && p.pattern.test(unit.plain.text)) kinds.push(p.kind);
+    if ((folded && p.pattern.test(unit.folded)) || (plain && p.pattern.test(unit.plain!.text))) kinds.push(p.kind);
   }
   return kinds;
 }
@@ -145,6 +164,48 @@ function joinUnits(units: readonly Unit[]): Unit {
   return { folded, stems, plain: plainText === null ? null : { text: plainText, stems: stemsOf(plainText) } };
 }
 
+/** A stem that spans where two lines were joined lies within this many characters of the joint. */
+const LONGEST_STEM = Math.max(...STEMS.map((stem) => stem.length));
+
+/** The texts a unit is matched on: its folded line, and its deobfuscated form if it has one. */
+const forms = (unit: Unit): string[] => (unit.plain ? [unit.folded.trim(), unit.plain.text.trim()] : [unit.folded.trim()]);
+
+/**
+ * The stems that span the joint of `a` joined to `b` (as joinUnits joins them, in either form):
+ * those within LONGEST_STEM of the joint.
+ */
+function jointStems(a: Unit, b: Unit): Set<number> {
+  const into = new Set<number>();
+  const left = forms(a);
+  const right = forms(b);
+  for (let k = 0; k < Math.max(left.length, right.length); k++) {
+    const tail = (left[k] ?? left[0]!).slice(-(LONGEST_STEM - 1));
+    const head = (right[k] ?? right[0]!).slice(0, LONGEST_STEM - 1);
+    SCANNER.scan(`${tail} ${head}`, into);
+  }
+  return into;
+}
+
+/** A line a stem could span end to end, joined between two others: shorter than the longest stem. */
+const spannable = (unit: Unit): boolean => forms(unit).some((form) => form.length < LONGEST_STEM - 1);
+
+/**
+ * Whether joining `units` (joinUnits) could match any pattern, told without joining them: the
+ * joined text holds no stem but the lines' own (in either form) and those spanning a joint
+ * (`joints[k]`, the joint after `units[k]`). When a middle line is short enough for a stem to span
+ * it whole, only joining tells, so this says yes.
+ */
+function joinMayMatch(units: readonly Unit[], joints: readonly Set<number>[]): boolean {
+  for (let k = 1; k + 1 < units.length; k++) if (spannable(units[k]!)) return true;
+  const stems = new Set<number>();
+  for (const unit of units) {
+    for (const stem of unit.stems) stems.add(stem);
+    if (unit.plain) for (const stem of unit.plain.stems) stems.add(stem);
+  }
+  for (const joint of joints) for (const stem of joint) stems.add(stem);
+  return possiblePatterns(stems).length > 0;
+}
+
 /** A line that ends a sentence; an instruction split over lines runs on past the line's end. */
 const ENDS_SENTENCE = /[.!?:;)\]"'”>`]\s*$/u;
 /** Lines joined to find an instruction split over them: up to this many non-blank lines. */
@@ -154,28 +215,23 @@ const SPLIT_LINE_CHARS = 120;
 
 export function detectInjection(text: string): InjectionFlag[] {
   const lowered = lower(text);
+  // Most texts hold nothing any pattern needs: one scan of the whole text tells, before anything
+  // is folded or split. It reads across lines, as the windows of joined lines below do.
+  if (!looksObfuscated(lowered)) {
+    const all = SCANNER.scan(lowered, new Set(), true);
+    if (possiblePatterns(all).length === 0) return [];
+  }
   const folded = fold(lowered);
   const lines = text.split('\n');
   const loweredLines = lowered.split('\n');
   const foldedLines = folded.split('\n');
   if (foldedLines.length !== lines.length) return [];
-  const starts: number[] = [];
-  let offset = 0;
-  for (const line of foldedLines) {
-    starts.push(offset);
-    offset += line.length + 1;
-  }
-  // Most texts hold nothing any pattern needs: one scan of the whole text tells.
-  const obfuscated = looksObfuscated(lowered);
-  if (!obfuscated) {
-    const all = stemsOf(folded);
-    if (!PATTERNS.some((p) => possible(p, all))) return [];
-  }
-  const stems = stemsByLine(folded, starts);
+  const stems = foldedLines.map(() => new Set<number>());
+  SCANNER.scanLines(folded, stems);
+  const mayBeObfuscated = someLineLooksObfuscated(lowered);
   const units: (Unit | null)[] = foldedLines.map((line, i) => {
     if (line.trim() === '') return null;
-    scriptStems(line, stems[i]!);
-    const plain = deobfuscate(loweredLines[i]!);
+    const plain = mayBeObfuscated ? deobfuscate(loweredLines[i]!) : null;
     return { folded: line, stems: stems[i]!, plain: plain && plain !== line ? { text: plain, stems: stemsOf(plain) } : null };
   });
   const flags: InjectionFlag[] = [];
@@ -184,26 +240,35 @@ export function detectInjection(text: string): InjectionFlag[] {
       flags.push({ kind, line: index, excerpt: lines[index]!.trim().slice(0, 120) });
   };
   units.forEach((unit, index) => {
-    if (unit) for (const kind of kindsIn(unit, PATTERNS)) flag(kind, index);
+    if (unit) for (const kind of kindsIn(unit)) flag(kind, index);
   });
   // Split instructions: consecutive short non-blank lines that run on (one blank line between is
   // allowed). A window counts for a kind only when no line alone and no smaller window inside it
   // has it, so the flag lands on the lines the instruction spans and not on a neighbour.
   const short = units.flatMap((unit, index) => (unit && unit.folded.trim().length <= SPLIT_LINE_CHARS ? [{ unit, index }] : []));
-  const windows = new Map<string, InjectionKind[]>();
+  /** Whether short line k runs on into short line k + 1. */
+  const runsOn = short.map((w, k) => k + 1 < short.length && short[k + 1]!.index - w.index <= 2 && !ENDS_SENTENCE.test(w.unit.folded));
+  const joints = short.map((w, k) => (runsOn[k] ? jointStems(w.unit, short[k + 1]!.unit) : null));
+  // The kinds found in each window of the size before, by its first short line.
+  let smaller: (readonly InjectionKind[] | undefined)[] = [];
   for (let size = 2; size <= SPLIT_WINDOW; size++) {
+    const found: (readonly InjectionKind[] | undefined)[] = [];
     for (let i = 0; i + size <= short.length; i++) {
+      let joins = true;
+      for (let k = i; k < i + size - 1 && joins; k++) joins = runsOn[k]!;
+      if (!joins) continue;
       const window = short.slice(i, i + size);
-      const runsOn = window.every(
-        (w, k) => k === 0 || (w.index - window[k - 1]!.index <= 2 && !ENDS_SENTENCE.test(window[k - 1]!.unit.folded)),
-      );
-      if (!runsOn) continue;
-      const inner = new Set([...(windows.get(`${i}:${size - 1}`) ?? []), ...(windows.get(`${i + 1}:${size - 1}`) ?? [])]);
-      const alone = new Set(window.flatMap((w) => flags.filter((f) => f.line === w.index).map((f) => f.kind)));
-      const kinds = kindsIn(joinUnits(window.map((w) => w.unit)), PATTERNS).filter((kind) => !inner.has(kind) && !alone.has(kind));
-      windows.set(`${i}:${size}`, [...kinds, ...inner]);
+      const units = window.map((w) => w.unit);
+      const inner = new Set([...(smaller[i] ?? []), ...(smaller[i + 1] ?? [])]);
+      let kinds: InjectionKind[] = [];
+      if (joinMayMatch(units, joints.slice(i, i + size - 1) as Set<number>[])) {
+        const alone = new Set(window.flatMap((w) => flags.filter((f) => f.line === w.index).map((f) => f.kind)));
+        kinds = kindsIn(joinUnits(units)).filter((kind) => !inner.has(kind) && !alone.has(kind));
+      }
+      if (kinds.length > 0 || inner.size > 0) found[i] = [...kinds, ...inner];
       for (const kind of kinds) for (const w of window) flag(kind, w.index);
     }
+    smaller = found;
   }
   return flags.sort((a, b) => a.line - b.line);
 }
