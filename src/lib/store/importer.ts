@@ -184,7 +184,7 @@ export async function prepareConversation(
     parsed.messages.map(async (m) => {
       const safe = applyWriteSafety(m.text);
       observe(safe);
-      const speaker = m.speaker ? applyWriteSafety(m.speaker).text.trim() : '';
+      const speaker = m.speaker ? safeField(m.speaker).trim() : '';
       return {
         externalId: await safeExternalId(m.externalId),
         role: m.role,

@@ -27,9 +27,13 @@ export function applyWriteSafety(text: string): WriteSafetyResult {
   return { text: redacted.text, redactions: redacted.redactions, flags: [...new Set(flags)], hiddenRemoved: hidden.removed };
 }
 
-/** The safe form of a short field (a title, a label, a file name): secrets redacted, hidden characters gone. */
+/**
+ * The safe form of a short field (a title, a label, a file name, an id): secrets redacted, hidden
+ * characters gone. The text applyWriteSafety stores, without the injection flags no field keeps
+ * (an import runs this on two ids of every message).
+ */
 export function safeField(text: string): string {
-  return applyWriteSafety(text).text;
+  return redactSecrets(stripHiddenText(text, 'strip').text).text;
 }
 
 /**
