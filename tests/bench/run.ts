@@ -5,7 +5,7 @@
  */
 import '../../src/cli/node-env';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,17 +67,45 @@ async function openBrowser(): Promise<BrowserBench> {
   }
   const active = page;
   return {
-    run: <T>(name: string, args?: unknown) =>
-      active.evaluate(
-        async ([fn, input]) => {
-          const registry = (window as unknown as { __bench: Record<string, (a: unknown) => Promise<unknown>> }).__bench;
-          const target = registry[fn as string];
-          if (!target) throw new Error(`No browser benchmark named ${String(fn)}`);
-          return target(input);
-        },
-        [name, args] as const,
-      ) as Promise<T>,
+    run: <T>(name: string, args?: unknown) => profiled(active, name, () => evaluate<T>(active, name, args)),
   };
+}
+
+/**
+ * With BENCH_CPU_PROFILE=DIR, each browser benchmark function runs under Chromium's sampling
+ * profiler and its profile is written to DIR as `<name>-<time>.cpuprofile` (open it in Chrome's
+ * DevTools, Performance panel). Only the page's own thread is sampled: a worker's or the database's
+ * time shows as idle there.
+ */
+async function profiled<T>(active: Page, name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return work();
+  const cdp = await active.context().newCDPSession(active);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+  await cdp.send('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile: cpu } = await cdp.send('Profiler.stop');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `${name}-${Date.now()}.cpuprofile`);
+    await writeFile(file, JSON.stringify(cpu));
+    console.log(`  CPU profile of ${name}: ${file}`);
+    await cdp.detach();
+  }
+}
+
+function evaluate<T>(active: Page, name: string, args?: unknown): Promise<T> {
+  return active.evaluate(
+    async ([fn, input]) => {
+      const registry = (window as unknown as { __bench: Record<string, (a: unknown) => Promise<unknown>> }).__bench;
+      const target = registry[fn as string];
+      if (!target) throw new Error(`No browser benchmark named ${String(fn)}`);
+      return target(input);
+    },
+    [name, args] as const,
+  ) as Promise<T>;
 }
 
 function machine() {
