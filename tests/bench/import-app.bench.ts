@@ -11,6 +11,9 @@
  * index.load.<size>.seconds, where
  * <size> is 22k for the 100 MB export and 300k for the heavy archive (their visible messages).
  * BENCH_APP_KEEP_PROFILE=1 leaves each run's browser profile on disk and prints where.
+ * BENCH_APP_TRACE=DIR writes a Chromium trace of each import, from the pick to the report, to DIR
+ * (every thread, the page's and the workers', with CPU samples: open it in DevTools' Performance
+ * panel). Tracing slows the import: a traced run's figures are not the bench's.
  */
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,6 +53,7 @@ export const bench: BenchModule = {
             const run = await appImport(launch, server.url, file, counts, {
               timeoutMs: 40 * 60_000,
               keepProfile: process.env.BENCH_APP_KEEP_PROFILE === '1',
+              ...(process.env.BENCH_APP_TRACE ? { trace: join(process.env.BENCH_APP_TRACE, `${name}-run${i + 1}-${Date.now()}.json`) } : {}),
               ...(settle ? { settle } : {}),
             });
             runs.push(run);
