@@ -53,7 +53,9 @@ export const bench: BenchModule = {
             const run = await appImport(launch, server.url, file, counts, {
               timeoutMs: 40 * 60_000,
               keepProfile: process.env.BENCH_APP_KEEP_PROFILE === '1',
-              ...(process.env.BENCH_APP_TRACE ? { trace: join(process.env.BENCH_APP_TRACE, `${name}-run${i + 1}-${Date.now()}.json`) } : {}),
+              ...(process.env.BENCH_APP_TRACE
+                ? { trace: join(process.env.BENCH_APP_TRACE, `${name}-run${i + 1}-${Date.now()}.json`) }
+                : {}),
               ...(settle ? { settle } : {}),
             });
             runs.push(run);

@@ -39,7 +39,32 @@ describe('stemScanner', () => {
   it('agrees with a substring search on random text', () => {
     let seed = 12345;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const alphabet = ['h', 'e', 's', 'r', 'i', ' ', '\t', '\n', 'y', 'o', 'u', 'a', 'n', 'w', 'm', 'd', 'ö', 'g', '<', '|', 'x', '忽', '略', '\u00a0'];
+    const alphabet = [
+      'h',
+      'e',
+      's',
+      'r',
+      'i',
+      ' ',
+      '\t',
+      '\n',
+      'y',
+      'o',
+      'u',
+      'a',
+      'n',
+      'w',
+      'm',
+      'd',
+      'ö',
+      'g',
+      '<',
+      '|',
+      'x',
+      '忽',
+      '略',
+      '\u00a0',
+    ];
     for (let run = 0; run < 500; run++) {
       const text = Array.from({ length: 1 + Math.floor(random() * 60) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       expect(found(stems, scanner.scan(text))).toEqual(naive(stems, text));
