@@ -57,12 +57,6 @@ function indexOf(rules: readonly SecretRule[]): RuleIndex {
   return index;
 }
 
-/** The rule prefixes that occur in `text` (a run of white space read as one space). */
-export function presentPrefixes(text: string, rules: readonly SecretRule[]): Set<string> {
-  const { scanner } = indexOf(rules);
-  return new Set([...scanner.scan(text)].map((i) => scanner.stems[i]!));
-}
-
 /** The rules worth running on `text`, in their order. */
 export function candidateRules(text: string, rules: readonly SecretRule[]): SecretRule[] {
   const { scanner, rulesOfPrefix, hints, always } = indexOf(rules);

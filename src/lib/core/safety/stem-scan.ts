@@ -1,7 +1,8 @@
 /**
  * Every stem (a plain substring) that occurs in a text, found in one pass: an Aho-Corasick automaton
- * over the stems' characters. Injection detection (injection.ts) runs this on every message an
- * import writes, so it sets much of an import's pace.
+ * over the stems' characters. Injection detection (injection.ts) and redaction's prefilter
+ * (secret-prefilter.ts) run this on every message an import writes, so it sets much of an import's
+ * pace.
  *
  * The scan reads the text as it would read it folded: a run of white space other than a newline
  * counts as one space. So a lower-cased text can be scanned before it is folded, and a text found
