@@ -43,6 +43,14 @@ describe('normalization and the content hash', () => {
     );
   });
 
+  it('sha256Hex hashes UTF-8, short texts and long ones (past the reused buffer) alike, one after another', async () => {
+    const { createHash } = await import('node:crypto');
+    const reference = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+    const long = 'ünïcödé 忽略 🙂 '.repeat(30_000); // 420k UTF-16 units
+    // A lone surrogate becomes U+FFFD in UTF-8, as Buffer and TextEncoder both write it.
+    for (const text of ['é', long, 'abc', long.slice(0, 1000), 'x\ud800y', '']) expect(await sha256Hex(text)).toBe(reference(text));
+  });
+
   it('storage text keeps lines in multiline mode and collapses them otherwise', () => {
     expect(normalizeText(' a \n\n b ')).toBe('a b');
     expect(normalizeMultiline('a  \r\n\r\n\r\n\r\nb\t\n')).toBe('a\n\nb');

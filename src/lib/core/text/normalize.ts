@@ -64,8 +64,24 @@ export async function sha256Hex(text: string): Promise<string> {
   hasher ??= createSHA256();
   const h = await hasher;
   h.init();
-  h.update(text);
+  h.update(utf8(text));
   return h.digest('hex');
+}
+
+const encoder = new TextEncoder();
+/** UTF-8 takes at most three bytes per UTF-16 unit. */
+const SCRATCH_UNITS = 1 << 18;
+const scratch = new Uint8Array(SCRATCH_UNITS * 3);
+
+/**
+ * `text` as UTF-8, in a buffer reused from call to call for texts up to 256k characters (read it
+ * before the next call). hash-wasm's own `update(string)` allocates a fresh copy per call; in
+ * Chromium that `TextEncoder.encode` was 2.3 s of the 300 MB import's 39 s, and `encodeInto` a
+ * reused buffer took about a third of `encode`'s time (7.0 M characters of the archive).
+ */
+function utf8(text: string): Uint8Array {
+  if (text.length > SCRATCH_UNITS) return encoder.encode(text);
+  return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
 }
 
 /** The dedup key of a piece of content. */
