@@ -71,7 +71,7 @@ export async function sha256Hex(text: string): Promise<string> {
 const encoder = new TextEncoder();
 /** UTF-8 takes at most three bytes per UTF-16 unit. */
 const SCRATCH_UNITS = 1 << 18;
-const scratch = new Uint8Array(SCRATCH_UNITS * 3);
+let scratch: Uint8Array | null = null;
 
 /**
  * `text` as UTF-8, in a buffer reused from call to call for texts up to 256k characters (read it
@@ -81,6 +81,7 @@ const scratch = new Uint8Array(SCRATCH_UNITS * 3);
  */
 function utf8(text: string): Uint8Array {
   if (text.length > SCRATCH_UNITS) return encoder.encode(text);
+  scratch ??= new Uint8Array(SCRATCH_UNITS * 3); // 768 KB, made on the first hash
   return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
 }
 
