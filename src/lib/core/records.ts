@@ -162,6 +162,12 @@ export interface ChunkRecord extends Stamped {
   conversationId: string | null;
   /** Messages (source turns) the chunk covers. */
   messageIds: string[];
+  /**
+   * Each covered message's speaker, or its role when it has none, once each in message order: what
+   * recall credits a candidate to. Absent on chunks stored before it; recall then reads the messages
+   * (a message block of up to 64 for each, since schema 11).
+   */
+  speakers?: string[];
   text: string;
   headingPath: string[];
   tokenCount: number;

@@ -19,6 +19,7 @@ describe('toChunkRecord', () => {
       parentId: 'm1',
       conversationId: 'c1',
       messageIds: ['m1'],
+      speakers: ['user'],
       text: draft!.text,
       headingPath: [],
       tokenCount: draft!.tokenCount,
@@ -32,5 +33,15 @@ describe('toChunkRecord', () => {
       flags: [],
     });
     expect(draft!.contextText).toBe('T\nUser: Prune the maple in late winter, before the buds open.');
+  });
+
+  it('names the speakers of the messages it covers, once each, the role where a message has no name', () => {
+    const drafts = chunkConversation({ id: 'c1', title: 'T', createdAt: null }, [
+      { id: 'm1', role: 'user', text: 'Hi.', createdAt: null, ordinal: 0, speaker: 'Caroline' },
+      { id: 'm2', role: 'assistant', text: 'Hello.', createdAt: null, ordinal: 1 },
+      { id: 'm3', role: 'user', text: 'Ok.', createdAt: null, ordinal: 2, speaker: 'Caroline' },
+    ]);
+    // Three short messages merge into one chunk.
+    expect(drafts.map((d) => d.speakers)).toEqual([['Caroline', 'assistant']]);
   });
 });

@@ -14,6 +14,7 @@ export async function toChunkRecord(draft: ChunkDraft, stamp: { tier: Tier; hlc:
     parentId: draft.parentId,
     conversationId: draft.conversationId,
     messageIds: [...draft.messageIds],
+    speakers: [...draft.speakers],
     text: draft.text,
     headingPath: [...draft.headingPath],
     tokenCount: draft.tokenCount,

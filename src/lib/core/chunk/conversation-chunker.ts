@@ -101,6 +101,7 @@ function toDraft(conversation: ChunkConversation, group: readonly Unit[], count:
     parentId: first.message.id,
     conversationId: conversation.id,
     messageIds: [...new Set(group.map((u) => u.message.id))],
+    speakers: [...new Set(group.map((u) => u.message.speaker ?? u.message.role))],
     spans: group.map((u) => ({ sourceId: u.message.id, start: u.start, end: u.end })),
     text,
     contextText: buildContextText(

@@ -31,6 +31,7 @@ export function chunkResource(
       parentId: resource.id,
       conversationId: null,
       messageIds: [],
+      speakers: [],
       spans: [{ sourceId: resource.id, start: piece.start, end: piece.end }],
       text,
       contextText: buildContextText({ title: resource.title, date }, piece.headingPath, [{ speaker: null, text }]),

@@ -30,6 +30,8 @@ export interface ChunkDraft {
   conversationId: string | null;
   /** Messages (source turns) the chunk covers, in order. Empty for a resource. */
   messageIds: string[];
+  /** Each covered message's speaker, or its role when it has none: once each, in message order. */
+  speakers: string[];
   /** Spans of the sources covered; for one source they tile it exactly, in order. */
   spans: SourceSpan[];
   /** The raw text (what a context package quotes). */

@@ -90,13 +90,15 @@ export async function readCandidates(vault: Vault, ids: readonly string[]): Prom
   );
   const conversationIds = [...chunks.values(), ...notes.values()].map((r) => r.conversationId).filter((id): id is string => !!id);
   const conversations = await byId<ConversationRecord>((list) => db.conversations.bulkGet(list), conversationIds);
+  // A chunk names its speakers; one stored before it did is credited from its messages.
   const messages = await byId<MessageRecord>(
     (list) => getMessages(db, list),
-    [...chunks.values()].filter((c) => c.parentType === 'message').flatMap((c) => c.messageIds),
+    [...chunks.values()].filter((c) => c.parentType === 'message' && !c.speakers).flatMap((c) => c.messageIds),
   );
-  const speakersOf = (chunk: ChunkRecord): string[] => [
-    ...new Set(chunk.messageIds.flatMap((id) => (messages.get(id) ? [messages.get(id)!.speaker ?? messages.get(id)!.role] : []))),
-  ];
+  const speakersOf = (chunk: ChunkRecord): string[] =>
+    chunk.speakers
+      ? [...chunk.speakers]
+      : [...new Set(chunk.messageIds.flatMap((id) => (messages.get(id) ? [messages.get(id)!.speaker ?? messages.get(id)!.role] : [])))];
   const out: CandidateRecord[] = [];
   for (const id of ids) {
     const chunk = chunks.get(id);
