@@ -20,7 +20,7 @@
  * the stems spanning its joints could meet some pattern's.
  */
 import { INJECTION_NEEDS, INJECTION_PATTERNS, type InjectionKind } from './injection-patterns';
-import { stemScanner } from './stem-scan';
+import { stemScanner, type StemScanner } from './stem-scan';
 
 export type { InjectionKind } from './injection-patterns';
 
@@ -42,7 +42,9 @@ interface Pattern {
 
 const STEMS = [...new Set(INJECTION_NEEDS.flat(2))];
 const STEM_INDEX = new Map(STEMS.map((stem, i) => [stem, i]));
-const SCANNER = stemScanner(STEMS);
+let built: StemScanner | null = null;
+/** The stems' scanner, built on the first scan (about 18 ms): not in every context that loads this module. */
+const scanner = (): StemScanner => (built ??= stemScanner(STEMS));
 
 const PATTERNS: readonly Pattern[] = INJECTION_PATTERNS.map(([kind, pattern], i) => ({
   kind,
@@ -67,7 +69,7 @@ function lower(text: string): string {
 const fold = (lowered: string) => lowered.replace(/[^\S\n]+/gu, ' ');
 
 /** The stems of `text` (lower-cased; folded or not, the scanner reads it folded). */
-const stemsOf = (text: string): Set<number> => SCANNER.scan(text);
+const stemsOf = (text: string): Set<number> => scanner().scan(text);
 
 /** Per stem, the patterns it meets a need of: pattern index and need bit, alternating. */
 const MEETS: number[][] = STEMS.map(() => []);
@@ -181,7 +183,7 @@ function jointStems(a: Unit, b: Unit): Set<number> {
   for (let k = 0; k < Math.max(left.length, right.length); k++) {
     const tail = (left[k] ?? left[0]!).slice(-(LONGEST_STEM - 1));
     const head = (right[k] ?? right[0]!).slice(0, LONGEST_STEM - 1);
-    SCANNER.scan(`${tail} ${head}`, into);
+    scanner().scan(`${tail} ${head}`, into);
   }
   return into;
 }
@@ -218,7 +220,7 @@ export function detectInjection(text: string): InjectionFlag[] {
   // Most texts hold nothing any pattern needs: one scan of the whole text tells, before anything
   // is folded or split. It reads across lines, as the windows of joined lines below do.
   if (!looksObfuscated(lowered)) {
-    const all = SCANNER.scan(lowered, new Set(), true);
+    const all = scanner().scan(lowered, new Set(), true);
     if (possiblePatterns(all).length === 0) return [];
   }
   const folded = fold(lowered);
@@ -227,7 +229,7 @@ export function detectInjection(text: string): InjectionFlag[] {
   const foldedLines = folded.split('\n');
   if (foldedLines.length !== lines.length) return [];
   const stems = foldedLines.map(() => new Set<number>());
-  SCANNER.scanLines(folded, stems);
+  scanner().scanLines(folded, stems);
   const mayBeObfuscated = someLineLooksObfuscated(lowered);
   const units: (Unit | null)[] = foldedLines.map((line, i) => {
     if (line.trim() === '') return null;

@@ -17,9 +17,15 @@
  * and in Chromium alike (a twentieth of the archive, 7.0 M characters).
  */
 
-/** Characters that fold to one space: JavaScript's `\s`, less the newline. */
-const SPACE = new Uint8Array(65536);
-for (let c = 0; c < 65536; c++) if (c !== 10 && /\s/u.test(String.fromCharCode(c))) SPACE[c] = 1;
+let spaces: number[] | null = null;
+
+/** Characters that fold to one space: JavaScript's `\s`, less the newline (found once, on first use). */
+function spaceCodes(): number[] {
+  if (spaces) return spaces;
+  spaces = [];
+  for (let c = 0; c < 65536; c++) if (c !== 10 && /\s/u.test(String.fromCharCode(c))) spaces.push(c);
+  return spaces;
+}
 
 export interface StemScanner {
   readonly stems: readonly string[];
@@ -102,7 +108,7 @@ export function stemScanner(stems: readonly string[]): StemScanner {
   // of it is read once), and with `acrossLines` a newline is too.
   const spaceSymbol = symbols; // never a row index: tested before the table is read
   const within = Uint16Array.from(symbol);
-  for (let c = 0; c < 65536; c++) if (SPACE[c] === 1) within[c] = spaceSymbol;
+  for (const c of spaceCodes()) within[c] = spaceSymbol;
   const across = Uint16Array.from(within);
   across[10] = spaceSymbol;
 
