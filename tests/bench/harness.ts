@@ -63,3 +63,31 @@ export function percentile(values: readonly number[], p: number): number {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank]!;
 }
+
+/**
+ * With BENCH_CPU_PROFILE=DIR, runs `work` under Node's sampling profiler (the inspector, 1 ms
+ * interval) and writes `<name>-<time>.cpuprofile` to DIR (open it in Chrome's DevTools). Without
+ * it, runs `work` alone. The Node counterpart of the browser benches' profiles (tests/bench/run.ts).
+ */
+export async function nodeProfiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return work();
+  const { Session } = await import('node:inspector/promises');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 1000 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `${name}-${Date.now()}.cpuprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    console.log(`  CPU profile of ${name}: ${file}`);
+    session.disconnect();
+  }
+}

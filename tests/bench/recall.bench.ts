@@ -40,7 +40,7 @@ import { runImport } from '../../src/lib/store/importer';
 import { openVault } from '../../src/lib/store/vault';
 import { locomoPath, missingData } from '../factories/corpus';
 import { isEntry, latencies, now, runStandalone } from '../factories/corpus-bench';
-import type { BenchContext, BenchModule, FigureSamples } from './harness';
+import { nodeProfiled, type BenchContext, type BenchModule, type FigureSamples } from './harness';
 import { benchConversations, sampleQuestions } from './recall-corpus';
 
 const SIZE = Number(process.env.BENCH_RECALL_SIZE ?? 100_000);
@@ -79,12 +79,14 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
   const p95: number[] = [];
   for (let run = 0; run < ctx.runs; run++) {
     const samples: number[] = [];
-    for (const question of questions) {
-      const started = now();
-      const outcome = await recaller.answer({ prompt: question }, { now: Date.UTC(2025, 0, 1), writeBack: false });
-      samples.push(now() - started);
-      if (!outcome.ok) throw new Error(outcome.error.message);
-    }
+    await nodeProfiled(`recall.${label}.run${run + 1}`, async () => {
+      for (const question of questions) {
+        const started = now();
+        const outcome = await recaller.answer({ prompt: question }, { now: Date.UTC(2025, 0, 1), writeBack: false });
+        samples.push(now() - started);
+        if (!outcome.ok) throw new Error(outcome.error.message);
+      }
+    });
     const l = latencies(samples);
     p50.push(l.p50);
     p95.push(l.p95);
