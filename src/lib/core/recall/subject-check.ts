@@ -60,14 +60,53 @@ const INTERJECTION =
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 
-/** `person` as a whole word. */
-const nameIn = (person: string, flags: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(person)}(?![\\p{L}\\p{N}])`, flags);
+/** `person` as a whole word, case-insensitive (one compiled expression per person, kept). */
+const NAME_PATTERNS = new Map<string, RegExp>();
+const MAX_NAME_PATTERNS = 4096;
+function nameIn(person: string): RegExp {
+  let pattern = NAME_PATTERNS.get(person);
+  if (!pattern) {
+    if (NAME_PATTERNS.size >= MAX_NAME_PATTERNS) NAME_PATTERNS.clear();
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escape(person)}(?![\\p{L}\\p{N}])`, 'giu');
+    NAME_PATTERNS.set(person, pattern);
+  }
+  return pattern;
+}
 
-/** True when `text` names `person` other than as the one addressed. */
-export function namesAsSubject(text: string, person: string): boolean {
-  for (const m of text.matchAll(nameIn(person, 'giu'))) {
-    const before = text.slice(Math.max(0, m.index - 40), m.index);
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
+// Characters outside ASCII whose case folding is an ASCII letter: the two that `toLowerCase` leaves
+// apart from it are the long s (ſ, folded to s) and the Kelvin sign (lowered to k, so safe).
+const ASCII = /^[\p{ASCII}]*$/u;
+const LONG_S = 'ſ';
+
+/**
+ * False only when `text` cannot hold `person` case-insensitively: for a name in ASCII, a match of
+ * the case-insensitive expression is, lowered, the lowered name, unless the text spells an s as ſ.
+ * `lowered` is `text.toLowerCase()` when the caller has it. Anything else is left to the expression.
+ */
+function mayHold(text: string, person: string, lowered?: string): boolean {
+  if (!ASCII.test(person) || text.includes(LONG_S)) return true;
+  return (lowered ?? text.toLowerCase()).includes(person.toLowerCase());
+}
+
+/** The start and end of each whole-word occurrence of `person` in `text`, case-insensitive. */
+function occurrences(text: string, person: string, lowered?: string): [number, number][] {
+  if (!mayHold(text, person, lowered)) return [];
+  const pattern = nameIn(person);
+  const out: [number, number][] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    out.push([m.index, m.index + m[0].length]);
+    if (m[0].length === 0) pattern.lastIndex++;
+  }
+  pattern.lastIndex = 0;
+  return out;
+}
+
+/** True when `text` names `person` other than as the one addressed (`lowered`: `text.toLowerCase()`, if known). */
+export function namesAsSubject(text: string, person: string, lowered?: string): boolean {
+  for (const [start, end] of occurrences(text, person, lowered)) {
+    const before = text.slice(Math.max(0, start - 40), start);
+    const after = text.slice(end, end + 2);
     const addressed = INTERJECTION.test(before) && /^(?:\s*[,!?.]|\s*$)/u.test(after);
     if (!addressed) return true;
   }
@@ -116,7 +155,8 @@ export function statementSubjects(
   persons: readonly string[],
   personless: readonly string[] = [speaker],
 ): string[] {
-  const out = persons.filter((p) => namesAsSubject(sentence, p));
+  const lowered = sentence.toLowerCase();
+  const out = persons.filter((p) => namesAsSubject(sentence, p, lowered));
   const first = FIRST_PERSON.test(sentence);
   const second = addressee !== null && speaksTo(sentence);
   if (first) out.push(speaker);
@@ -135,7 +175,10 @@ function addresseeOf(
   talkers: ReadonlyMap<string, Set<string>>,
 ): string | null {
   const text = candidate.record.text;
-  const named = persons.find((p) => !samePerson(p, speaker) && nameIn(p, 'iu').test(text) && !namesAsSubject(text, p));
+  const lowered = text.toLowerCase();
+  const named = persons.find(
+    (p) => !samePerson(p, speaker) && occurrences(text, p, lowered).length > 0 && !namesAsSubject(text, p, lowered),
+  );
   if (named) return named;
   const others = [...(talkers.get(candidate.record.conversationId ?? '') ?? [])].filter((s) => !samePerson(s, speaker));
   return others.length === 1 ? others[0]! : null;
@@ -160,7 +203,7 @@ interface AboutContext {
  */
 function memorySubjects(candidate: ScoredCandidate, ctx: AboutContext): string[] {
   const speakers = candidate.record.speakers ?? [];
-  const said = sentencesOf(statements(candidate.record.text));
+  const said = speakers.length === 1 ? sentencesOf(statements(candidate.record.text)) : [];
   const matched = said.filter((s) => analyze(s).some((t) => ctx.content.has(t)));
   if (speakers.length === 1 && matched.length > 0) {
     const speaker = speakers[0]!;
@@ -170,7 +213,9 @@ function memorySubjects(candidate: ScoredCandidate, ctx: AboutContext): string[]
     const personless = addressee !== null && said.some(speaksTo) && !said.some((s) => FIRST_PERSON.test(s)) ? addressee : speaker;
     return [...new Set(matched.flatMap((s) => statementSubjects(s, speaker, addressee, ctx.persons, [personless])))];
   }
-  return [...new Set([...speakers, ...ctx.persons.filter((p) => namesAsSubject(candidate.record.text, p))])];
+  const text = candidate.record.text;
+  const lowered = text.toLowerCase();
+  return [...new Set([...speakers, ...ctx.persons.filter((p) => namesAsSubject(text, p, lowered))])];
 }
 
 /** The persons among the prompt's named terms: those the vault knows as speakers (first names match). */
