@@ -77,33 +77,6 @@ describe('int8 kernel', () => {
     expect(simd.scan(0, 1)[0]).toBe(16_384 * DIMS);
   });
 
-  it('keeps from a block exactly the rows whose dot x factor reaches the floor, in row order, SIMD and JavaScript alike', () => {
-    const rng = seededRng(11);
-    const rows = 500;
-    const values = Int8Array.from({ length: rows * DIMS }, () => Math.floor(rng() * 255) - 127);
-    const query = Int8Array.from({ length: DIMS }, () => Math.floor(rng() * 255) - 127);
-    const factors = Float32Array.from({ length: rows }, () => rng() / 100);
-    const kernels = [new Int8Kernel(DIMS, rows), new Int8Kernel(DIMS, rows, { simd: false })];
-    for (const kernel of kernels) {
-      kernel.rows().set(values);
-      kernel.setQuery(query);
-    }
-    const start = 100;
-    const count = 300;
-    const dots = Array.from(kernels[0]!.scan(start, count));
-    const all = dots.map((dot, i) => dot * factors[start + i]!);
-    const floor = [...all].sort((a, b) => b - a)[40]!;
-    const expected = all.flatMap((score, i) => (score >= floor ? [{ hit: i, score }] : []));
-    expect(expected.length).toBeGreaterThanOrEqual(41);
-    for (const kernel of kernels) {
-      kernel.factors().set(factors.subarray(start, start + count));
-      const kept = kernel.scanAbove(start, count, floor);
-      expect(Array.from(kept.hits).map((hit, i) => ({ hit, score: kept.scores[i] }))).toEqual(expected);
-      expect(kernel.scanAbove(start, count, Number.NEGATIVE_INFINITY).count).toBe(count);
-      expect(kernel.scanAbove(start, count, Number.POSITIVE_INFINITY).count).toBe(0);
-    }
-  });
-
   it('refuses a width the kernel cannot scan', () => {
     expect(() => new Int8Kernel(100)).toThrow(/multiple of 16/);
   });
@@ -144,36 +117,6 @@ describe('Int8Vectors', () => {
     const top = flat.search(queries[0]!, 1)[0]!;
     expect(got[0]![0]!.similarity).toBeCloseTo(top.similarity, 1);
     expect(got[0]!.map((h) => h.similarity)).toEqual([...got[0]!.map((h) => h.similarity)].sort((a, b) => b - a));
-  });
-
-  it('keeps the candidates that scoring every row keeps: past a block, with repeated vectors (ties) and dead rows', () => {
-    const rng = seededRng(12);
-    const store = new Int8Vectors(DIMS, 16, { autoCompact: false });
-    const base = clustered(rng, 2000, 20);
-    // Each vector twice, so equal scores tie across the kernel's blocks.
-    const n = KERNEL_BLOCK + 2500;
-    for (let label = 0; label < n; label++) store.set(label, base[label % base.length]!);
-    for (let label = 0; label < n; label += 97) store.delete(label);
-    const kernel = store.kernel;
-    for (const q of queries.slice(0, 5)) {
-      for (const k of [1, 10, 60]) {
-        // The reference: every row scored and pushed, as before the kernel kept rows by floor.
-        const want = store.prepare(q, k);
-        for (let start = 0; start < store.rowCount; start += KERNEL_BLOCK) {
-          const count = Math.min(KERNEL_BLOCK, store.rowCount - start);
-          const dots = kernel.scan(start, count);
-          for (let i = 0; i < count; i++) {
-            const row = start + i;
-            if (store.isLive(row)) want.push(row, dots[i]! * (store as unknown as { factors: Float32Array }).factors[row]!);
-          }
-        }
-        const got = store.prepare(q, k);
-        for (let start = 0; start < store.rowCount; start += KERNEL_BLOCK)
-          store.scoreRows(start, Math.min(KERNEL_BLOCK, store.rowCount - start), got);
-        expect(got.result()).toEqual(want.result());
-        expect(got.result().length).toBe(Math.max(32, k * 4));
-      }
-    }
   });
 
   it('searches several queries in one pass with the results of one search each, dead rows skipped', () => {

@@ -18,7 +18,6 @@ interface KernelExports {
   memory: WebAssembly.Memory;
   scan(q: number, data: number, rows: number, dims: number, out: number): void;
   scanRows(q: number, data: number, ids: number, count: number, dims: number, out: number): void;
-  scanAbove(q: number, data: number, rows: number, dims: number, factors: number, floor: number, hits: number, scores: number): number;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -40,9 +39,8 @@ export interface KernelOptions {
 
 /**
  * `capacity` rows of `dims` int8 values, a query and the kernel. Memory layout: the widened
- * query (dims i16), the result block (KERNEL_BLOCK i32), the id block (KERNEL_BLOCK i32), the
- * factor block (KERNEL_BLOCK f32), the hit block (KERNEL_BLOCK i32), the score block (KERNEL_BLOCK
- * f64), then the rows.
+ * query (dims i16), the result block (KERNEL_BLOCK i32), the id block (KERNEL_BLOCK i32), then the
+ * rows.
  */
 export class Int8Kernel {
   readonly dims: number;
@@ -52,9 +50,6 @@ export class Int8Kernel {
   private readonly queryAt: number;
   private readonly outAt: number;
   private readonly idsAt: number;
-  private readonly factorsAt: number;
-  private readonly hitsAt: number;
-  private readonly scoresAt: number;
   private readonly rowsAt: number;
   private rowCapacity = 0;
 
@@ -69,10 +64,7 @@ export class Int8Kernel {
     this.queryAt = 0;
     this.outAt = align(dims * 2);
     this.idsAt = this.outAt + KERNEL_BLOCK * 4;
-    this.factorsAt = this.idsAt + KERNEL_BLOCK * 4;
-    this.hitsAt = this.factorsAt + KERNEL_BLOCK * 4;
-    this.scoresAt = this.hitsAt + KERNEL_BLOCK * 4;
-    this.rowsAt = this.scoresAt + KERNEL_BLOCK * 8;
+    this.rowsAt = this.idsAt + KERNEL_BLOCK * 4;
     this.ensureCapacity(Math.max(1, capacity));
   }
 
@@ -137,37 +129,6 @@ export class Int8Kernel {
     return new Int32Array(this.buffer(), this.outAt, count);
   }
 
-  /** The factor block: write the factors of the rows the next scanAbove reads, in row order. */
-  factors(): Float32Array {
-    return new Float32Array(this.buffer(), this.factorsAt, KERNEL_BLOCK);
-  }
-
-  /**
-   * Scores rows [start, start + count) (count <= KERNEL_BLOCK) as dot x factor, the factors read
-   * from the factor block (its first `count` entries), and keeps those scoring at least `floor`:
-   * returns how many, their offsets from `start` in `hits` and their scores in `scores` (views valid
-   * until the next call). The score is computed as `scan(...)[i] * factors[i]` would be, in double
-   * precision, so a top-k kept from these equals one kept from every row.
-   */
-  scanAbove(start: number, count: number, floor: number): { count: number; hits: Int32Array; scores: Float64Array } {
-    if (count > KERNEL_BLOCK || start < 0 || start + count > this.rowCapacity) throw new RangeError('scan outside the rows');
-    let kept: number;
-    if (this.wasm)
-      kept = this.wasm.scanAbove(
-        this.queryAt,
-        this.rowsAt + start * this.dims,
-        count,
-        this.dims,
-        this.factorsAt,
-        floor,
-        this.hitsAt,
-        this.scoresAt,
-      );
-    else kept = this.scanAboveJs(start, count, floor);
-    const buffer = this.buffer();
-    return { count: kept, hits: new Int32Array(buffer, this.hitsAt, kept), scores: new Float64Array(buffer, this.scoresAt, kept) };
-  }
-
   private buffer(): ArrayBuffer {
     return this.wasm ? this.wasm.memory.buffer : this.js!;
   }
@@ -178,24 +139,6 @@ export class Int8Kernel {
     const rows = new Int8Array(buffer, this.rowsAt, this.rowCapacity * this.dims);
     const out = new Int32Array(buffer, this.outAt, count);
     for (let i = 0; i < count; i++) out[i] = dotJs(q, rows, (start + i) * this.dims, this.dims);
-  }
-
-  private scanAboveJs(start: number, count: number, floor: number): number {
-    const buffer = this.buffer();
-    const q = new Int16Array(buffer, this.queryAt, this.dims);
-    const rows = new Int8Array(buffer, this.rowsAt, this.rowCapacity * this.dims);
-    const factors = new Float32Array(buffer, this.factorsAt, count);
-    const hits = new Int32Array(buffer, this.hitsAt, count);
-    const scores = new Float64Array(buffer, this.scoresAt, count);
-    let kept = 0;
-    for (let i = 0; i < count; i++) {
-      const score = dotJs(q, rows, (start + i) * this.dims, this.dims) * factors[i]!;
-      if (score >= floor) {
-        hits[kept] = i;
-        scores[kept++] = score;
-      }
-    }
-    return kept;
   }
 
   private scanIdsJs(count: number): void {

@@ -9,8 +9,6 @@
 ;;   data  rows x dims x i8, row-major
 ;;   ids   count x i32: row numbers (scanRows)
 ;;   out   rows (or count) x i32: the dot products
-;;   factors  rows x f32: each row's scale (scanAbove)
-;;   hits, scores  the rows scanAbove keeps: i32 row numbers and their f64 scores
 ;; Sums are exact: |i8 x i8| <= 16,384 and each i32 lane adds dims / 4 of them, so rows of up to
 ;; 131,072 dimensions cannot overflow.
 (module
@@ -64,28 +62,4 @@
         (local.set $ids (i32.add (local.get $ids) (i32.const 4)))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (br $next))))
-
-  ;; score = f64(dot(query, data[r])) x f64(factors[r]) for r in [0, rows), the same arithmetic as
-  ;; JavaScript's dots[r] * factors[r]; the rows scoring at least $floor are written in row order,
-  ;; r to hits and its score to scores. Returns how many. A top-k scan passes its current k-th
-  ;; score as the floor, so most rows never reach JavaScript.
-  (func (export "scanAbove") (param $q i32) (param $data i32) (param $rows i32) (param $dims i32)
-      (param $factors i32) (param $floor f64) (param $hits i32) (param $scores i32) (result i32)
-    (local $r i32) (local $n i32) (local $score f64)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
-        (local.set $score
-          (f64.mul
-            (f64.convert_i32_s (call $dot (local.get $q) (local.get $data) (local.get $dims)))
-            (f64.promote_f32 (f32.load (i32.add (local.get $factors) (i32.shl (local.get $r) (i32.const 2)))))))
-        (if (f64.ge (local.get $score) (local.get $floor))
-          (then
-            (i32.store (i32.add (local.get $hits) (i32.shl (local.get $n) (i32.const 2))) (local.get $r))
-            (f64.store (i32.add (local.get $scores) (i32.shl (local.get $n) (i32.const 3))) (local.get $score))
-            (local.set $n (i32.add (local.get $n) (i32.const 1)))))
-        (local.set $data (i32.add (local.get $data) (local.get $dims)))
-        (local.set $r (i32.add (local.get $r) (i32.const 1)))
-        (br $next)))
-    (local.get $n))
 )

@@ -265,19 +265,13 @@ export class Int8Vectors {
     return new TopK(Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT));
   }
 
-  /**
-   * Scores rows [start, start + count) (count <= KERNEL_BLOCK) into `top`. The kernel returns only
-   * the rows that score at least `top`'s k-th score so far (all of them until it holds k), so after
-   * the first block few rows reach JavaScript; `top` keeps the same rows as if every row were pushed.
-   */
+  /** Scores rows [start, start + count) (count <= KERNEL_BLOCK) into `top`. */
   scoreRows(start: number, count: number, top: TopK): void {
-    const { kernel, live } = this;
-    kernel.factors().set(this.factors.subarray(start, start + count));
-    const kept = kernel.scanAbove(start, count, top.worst());
-    const { hits, scores } = kept;
-    for (let i = 0; i < kept.count; i++) {
-      const row = start + hits[i]!;
-      if (live[row] === 1) top.push(row, scores[i]!);
+    const dots = this.kernel.scan(start, count);
+    const { factors, live } = this;
+    for (let i = 0; i < count; i++) {
+      const row = start + i;
+      if (live[row] === 1) top.push(row, dots[i]! * factors[row]!);
     }
   }
 
