@@ -3,6 +3,7 @@
 import '../src/lib/trusted-types';
 import { ImportService } from '../src/lib/services/import/import-service';
 import { openRegisteredVault } from '../src/lib/services/vaults/open-vault';
+import { workerPreparer } from '../src/lib/store/prepare-worker-host';
 import { boundDbName, workerLocks } from './bound-vault';
 import { exposeApi } from './expose';
 
@@ -12,4 +13,7 @@ import { exposeApi } from './expose';
  * it was started for.
  */
 const locks = workerLocks();
-exposeApi(new ImportService(openRegisteredVault(boundDbName(), { locks }), locks));
+// A large file's conversations are made safe and hashed in a nested worker while this one parses and writes.
+const preparer = () =>
+  workerPreparer(() => new Worker(new URL('./prepare.worker.ts', import.meta.url), { type: 'module', name: 'prepare' }));
+exposeApi(new ImportService(openRegisteredVault(boundDbName(), { locks }), locks, preparer));

@@ -1,4 +1,4 @@
-import { runImport } from '../../src/lib/store/importer';
+import { runImport, type ImportOptions } from '../../src/lib/store/importer';
 import { openVault } from '../../src/lib/store/vault';
 import { chatgptExport, HEAVY_ARCHIVE, type GeneratedCounts, type GeneratorOptions } from '../factories/import-generator';
 
@@ -41,13 +41,14 @@ export async function timeImport(
   expected: GeneratedCounts,
   now: () => number,
   heap?: () => number | null,
+  options: ImportOptions = {},
 ): Promise<ImportTiming> {
   const vault = await openVault(`bench-import-${Math.random().toString(36).slice(2)}`);
   let peak = heap?.() ?? null;
   const sampler = heap ? setInterval(() => (peak = Math.max(peak ?? 0, heap() ?? 0)), 100) : null;
   try {
     const t0 = now();
-    const report = await runImport(vault, [{ name: 'bench-export.json', size: bytes, bytes: source }]);
+    const report = await runImport(vault, [{ name: 'bench-export.json', size: bytes, bytes: source }], options);
     const seconds = (now() - t0) / 1000;
     const file = report.files[0]!;
     if (file.errors.length) throw new Error(`bench import failed: ${file.errors[0]!.message}`);

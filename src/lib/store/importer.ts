@@ -6,16 +6,13 @@ import { parseImport, type ByteSource } from '../core/import/parse-stream';
 import { discardStored, emptyFileReport, overallStatus, totalsOf, type FileReport, type ImportReport } from '../core/import/report';
 import { ProgressTracker } from '../core/jobs/progress';
 import { Yielder } from '../core/jobs/yield';
-import { applyWriteSafety, safeField, safeStrings, type WriteSafetyResult } from '../core/safety/write-safety';
-import { contentHash, normalizeMultiline, sha256Hex } from '../core/text/normalize';
-import {
-  ImportSession,
-  resourceRecordId,
-  type ConversationOutcome,
-  type IncomingConversation,
-  type IncomingMessage,
-} from './import-session';
+import { applyWriteSafety, safeField, safeStrings } from '../core/safety/write-safety';
+import { contentHash, normalizeMultiline } from '../core/text/normalize';
+import { ImportSession, resourceRecordId, type ConversationOutcome } from './import-session';
+import { localPreparer, safeExternalId, type PreparedIncoming, type Preparer, type SafetyTally } from './prepare-conversation';
 import type { Vault } from './vault';
+
+export { prepareConversation, safeExternalId } from './prepare-conversation';
 
 export type ImportInput =
   | {
@@ -45,7 +42,16 @@ export interface ImportOptions {
    * called when the import ends (the browser holds a Web Lock named after the import meanwhile).
    */
   onStarted?: (importId: string) => Promise<() => void>;
+  /**
+   * Where conversations are made safe and hashed: a worker of their own in the browser
+   * (`workerPreparer`), started on first use for a file of at least WORKER_PREPARE_BYTES and closed
+   * when the import ends. Without it, or for a smaller file, this thread prepares them.
+   */
+  preparer?: () => Preparer;
 }
+
+/** A file at least this large is prepared in the preparer's worker; a capture or a small paste is not worth starting one. */
+export const WORKER_PREPARE_BYTES = 1_000_000;
 
 /** Conversations per write batch, and messages (whichever limit is reached first). */
 const BATCH_CONVERSATIONS = 50;
@@ -65,6 +71,12 @@ export async function runImport(vault: Vault, inputs: readonly ImportInput[], op
   await vault.imports.put({ id, startedAt, finishedAt: null, status: 'running', label, report: null });
   const release = (await options.onStarted?.(id)) ?? (() => undefined);
   const files: FileReport[] = [];
+  let preparer: Preparer | null = null;
+  const preparerFor = (input: ImportInput): Preparer => {
+    if (!options.preparer || 'events' in input || (input.size ?? 0) < WORKER_PREPARE_BYTES) return localPreparer;
+    preparer ??= options.preparer();
+    return preparer;
+  };
   try {
     for (let index = 0; index < inputs.length; index++) {
       if (options.signal?.aborted) {
@@ -72,9 +84,11 @@ export async function runImport(vault: Vault, inputs: readonly ImportInput[], op
         files.push(discardStored(emptyFileReport(inputs[index]!.name), 'cancelled', cancelled));
         continue;
       }
-      files.push(await importOne(vault, inputs[index]!, { id, index, count: inputs.length, now, options }));
+      const input = inputs[index]!;
+      files.push(await importOne(vault, input, { id, index, count: inputs.length, now, options, preparer: preparerFor(input) }));
     }
   } finally {
+    (preparer as Preparer | null)?.close();
     release();
   }
   const report: ImportReport = { id, startedAt, finishedAt: now(), status: overallStatus(files), files, totals: totalsOf(files) };
@@ -97,6 +111,7 @@ interface FileContext {
   count: number;
   now: () => number;
   options: ImportOptions;
+  preparer: Preparer;
 }
 
 async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Promise<FileReport> {
@@ -107,7 +122,7 @@ async function importOne(vault: Vault, input: ImportInput, ctx: FileContext): Pr
   // grows, so the time left follows their trend, not only their recent rate.
   const tracker = ProgressTracker.withTrend();
   tracker.record(ctx.now(), 0);
-  const writer = new BatchWriter(session, report, (bytes) => tracker.record(ctx.now(), bytes));
+  const writer = new BatchWriter(session, report, ctx.preparer, (bytes) => tracker.record(ctx.now(), bytes));
   const progress = (bytesRead: number, bytesTotal: number | null) => {
     const estimate = tracker.estimate(bytesTotal ?? 0);
     ctx.options.onProgress?.({
@@ -172,56 +187,6 @@ function applySummary(report: FileReport, summary: ParseSummary): void {
 }
 
 /**
- * A parsed conversation made ready to store: every message through write-time safety (secrets
- * redacted, hidden characters stripped, injection flagged) and hashed from its safe text.
- * `observe` sees each message's safety result (the report tallies them).
- */
-export async function prepareConversation(
-  parsed: ParsedConversation,
-  observe: (result: WriteSafetyResult) => void = () => undefined,
-): Promise<IncomingConversation> {
-  const messages: IncomingMessage[] = await Promise.all(
-    parsed.messages.map(async (m) => {
-      const safe = applyWriteSafety(m.text);
-      observe(safe);
-      const speaker = m.speaker ? safeField(m.speaker).trim() : '';
-      return {
-        externalId: await safeExternalId(m.externalId),
-        role: m.role,
-        ...(speaker ? { speaker } : {}),
-        text: safe.text,
-        contentHash: await contentHash(safe.text),
-        createdAt: m.createdAt,
-        parentExternalId: m.parentExternalId === null ? null : await safeExternalId(m.parentExternalId),
-        onVisiblePath: m.onVisiblePath,
-        hidden: m.hidden,
-        flags: safe.flags,
-      };
-    }),
-  );
-  const title = applyWriteSafety(parsed.title);
-  observe(title);
-  return {
-    source: parsed.source,
-    externalId: await safeExternalId(parsed.externalId),
-    title: title.text,
-    createdAt: parsed.createdAt,
-    updatedAt: parsed.updatedAt,
-    messages,
-  };
-}
-
-/**
-/**
- * An id from an export that holds a secret (a key pasted where an id belongs) is stored as a
- * hash of itself: the same id always maps to the same hash, so re-imports still meet, and the
- * secret is not kept.
- */
-export async function safeExternalId(id: string): Promise<string> {
-  return safeField(id) === id ? id : `sha256:${await sha256Hex(id)}`;
-}
-
-/**
  * Buffers safe, hashed conversations and writes them in bounded batches; tallies the report.
  * Parsing runs ahead of the writes by up to two batches: the database works in another thread (in
  * Chromium, the browser process), and waiting for each write before reading on left one of the two
@@ -229,9 +194,12 @@ export async function safeExternalId(id: string): Promise<string> {
  * write, so every lookup sees every row written before it.
  */
 class BatchWriter {
-  private batch: IncomingConversation[] = [];
+  /** The buffered conversations, each being prepared (in a worker, or prepared already here). */
+  private batch: Promise<PreparedIncoming>[] = [];
   private batchMessages = 0;
   private inFlight: Promise<void> | null = null;
+  /** Settles once the last flushed batch was handed to the session: batches reach it in order. */
+  private handedOver: Promise<unknown> = Promise.resolve();
   readonly conversationIds: string[] = [];
   readonly resourceIds: string[] = [];
 
@@ -241,6 +209,7 @@ class BatchWriter {
   constructor(
     private readonly session: ImportSession,
     private readonly report: FileReport,
+    private readonly preparer: Preparer,
     /** Called when a batch is written, with the bytes read up to its last conversation. */
     private readonly onWritten: (bytes: number) => void = () => undefined,
   ) {}
@@ -250,9 +219,12 @@ class BatchWriter {
   }
 
   async conversation(parsed: ParsedConversation): Promise<void> {
-    const incoming = await prepareConversation(parsed, (result) => this.tally(result));
-    this.batch.push(incoming);
-    this.batchMessages += incoming.messages.length;
+    // In this thread a conversation is prepared before the next is read, as it always was; a
+    // worker prepares it while this thread reads on, and the batch waits for it when flushed.
+    const prepared = this.preparer === localPreparer ? Promise.resolve(await localPreparer.prepare(parsed)) : this.preparer.prepare(parsed);
+    prepared.catch(() => undefined); // awaited by the flush of its batch; never unhandled meanwhile
+    this.batch.push(prepared);
+    this.batchMessages += parsed.messages.length;
     await this.flushIfFull();
   }
 
@@ -288,11 +260,13 @@ class BatchWriter {
     } else this.report.resources.existing++;
   }
 
-  private safe(text: string): WriteSafetyResult {
-    return this.tally(applyWriteSafety(text));
+  private safe(text: string) {
+    const result = applyWriteSafety(text);
+    this.tally(result);
+    return result;
   }
 
-  private tally(result: WriteSafetyResult): WriteSafetyResult {
+  private tally(result: SafetyTally): void {
     for (const [kind, n] of Object.entries(result.redactions)) {
       this.report.redactions += n ?? 0;
       this.report.redactionsByKind[kind] = (this.report.redactionsByKind[kind] ?? 0) + (n ?? 0);
@@ -302,7 +276,6 @@ class BatchWriter {
       this.report.flagsByKind[flag] = (this.report.flagsByKind[flag] ?? 0) + 1;
     }
     this.report.hiddenCharactersRemoved += result.hiddenRemoved;
-    return result;
   }
 
   async flushIfFull(): Promise<void> {
@@ -310,8 +283,9 @@ class BatchWriter {
   }
 
   /**
-   * Hands the buffered batch to the session, then waits for the batch before it (whose error is
-   * thrown here): at most two batches are held, one being written and one queued behind it.
+   * Hands the buffered batch to the session once it is prepared (and after the batch before it was
+   * handed over), then waits for the batch before it (whose error is thrown here): at most two
+   * batches are held, one being written and one queued behind it.
    */
   async flush(): Promise<void> {
     if (this.batch.length === 0) return;
@@ -319,10 +293,21 @@ class BatchWriter {
     this.batch = [];
     this.batchMessages = 0;
     const bytes = this.bytesRead;
-    const write = this.session.add(batch).then((outcomes) => {
-      this.count(outcomes);
-      this.onWritten(bytes);
+    // Wrapped, so `handed` settles when the session has the batch, not when it is written.
+    const handed = Promise.all([Promise.all(batch), this.handedOver]).then(([prepared]) => {
+      for (const { tallies } of prepared) for (const tally of tallies) this.tally(tally);
+      return { written: this.session.add(prepared.map((p) => p.incoming)) };
     });
+    this.handedOver = handed.then(
+      () => undefined,
+      () => undefined,
+    );
+    const write = handed
+      .then(({ written }) => written)
+      .then((outcomes) => {
+        this.count(outcomes);
+        this.onWritten(bytes);
+      });
     write.catch(() => undefined); // awaited by the next flush or drain; never unhandled meanwhile
     const previous = this.inFlight;
     this.inFlight = write;

@@ -18,6 +18,7 @@ import type { ImportReport } from '../../core/import/report';
 import { queueAfterPublish } from '../../store/extract-queue';
 import { importLockName, rollbackInterrupted } from '../../store/import-recovery';
 import { runImport } from '../../store/importer';
+import type { Preparer } from '../../store/prepare-conversation';
 import type { Vault } from '../../store/vault';
 import { createImportSink, type CaptureSink } from '../capture/capture-sink';
 import { holdLock } from '../locks';
@@ -27,11 +28,14 @@ export class ImportService implements ImportApi {
   readonly #recovered: Promise<number>;
   readonly #locks: LockManager | undefined;
   readonly #capture: CaptureSink;
+  readonly #preparer: (() => Preparer) | undefined;
   #running: AbortController | null = null;
 
-  constructor(vault: Promise<Vault>, locks: LockManager | undefined) {
+  /** `preparer`: where a large file's conversations are made safe and hashed (the import worker passes a prepare worker's). */
+  constructor(vault: Promise<Vault>, locks: LockManager | undefined, preparer?: () => Preparer) {
     this.#vault = vault;
     this.#locks = locks;
+    this.#preparer = preparer;
     this.#recovered = vault.then((v) => rollbackInterrupted(v, locks));
     this.#capture = createImportSink(
       async () => {
@@ -70,6 +74,7 @@ export class ImportService implements ImportApi {
         onStarted: (importId) => this.#hold(importId),
         // The index worker leases index.update, then extract.conversation, within a second of each file becoming visible.
         onPublished: queueAfterPublish(vault),
+        ...(this.#preparer ? { preparer: this.#preparer } : {}),
       });
     } finally {
       this.#running = null;
