@@ -73,8 +73,6 @@ export async function nodeProfiled<T>(name: string, work: () => Promise<T>): Pro
   const dir = process.env.BENCH_CPU_PROFILE;
   if (!dir) return work();
   const { Session } = await import('node:inspector/promises');
-  const { mkdir, writeFile } = await import('node:fs/promises');
-  const { join } = await import('node:path');
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -84,10 +82,17 @@ export async function nodeProfiled<T>(name: string, work: () => Promise<T>): Pro
     return await work();
   } finally {
     const { profile } = await session.post('Profiler.stop');
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `${name}-${Date.now()}.cpuprofile`);
-    await writeFile(file, JSON.stringify(profile));
-    console.log(`  CPU profile of ${name}: ${file}`);
+    await writeCpuProfile(dir, name, profile);
     session.disconnect();
   }
+}
+
+/** Writes a sampling profile to DIR as `<name>-<time>.cpuprofile` and says where (Node and Chromium profiles alike). */
+export async function writeCpuProfile(dir: string, name: string, profile: unknown): Promise<void> {
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${name}-${Date.now()}.cpuprofile`);
+  await writeFile(file, JSON.stringify(profile));
+  console.log(`  CPU profile of ${name}: ${file}`);
 }

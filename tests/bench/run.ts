@@ -5,7 +5,7 @@
  */
 import '../../src/cli/node-env';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,7 +14,15 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
 import { chromiumLaunch } from '../../playwright.config';
 import { securityHeaders } from '../../scripts/security-headers.js';
-import { summarize, type BenchContext, type BenchModule, type BrowserBench, type FigureSamples, type FigureSummary } from './harness';
+import {
+  summarize,
+  writeCpuProfile,
+  type BenchContext,
+  type BenchModule,
+  type BrowserBench,
+  type FigureSamples,
+  type FigureSummary,
+} from './harness';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
@@ -88,10 +96,7 @@ async function profiled<T>(active: Page, name: string, work: () => Promise<T>): 
     return await work();
   } finally {
     const { profile: cpu } = await cdp.send('Profiler.stop');
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `${name}-${Date.now()}.cpuprofile`);
-    await writeFile(file, JSON.stringify(cpu));
-    console.log(`  CPU profile of ${name}: ${file}`);
+    await writeCpuProfile(dir, name, cpu);
     await cdp.detach();
   }
 }

@@ -71,11 +71,11 @@ export async function runImport(vault: Vault, inputs: readonly ImportInput[], op
   await vault.imports.put({ id, startedAt, finishedAt: null, status: 'running', label, report: null });
   const release = (await options.onStarted?.(id)) ?? (() => undefined);
   const files: FileReport[] = [];
-  let preparer: Preparer | null = null;
+  // One preparer for the whole import, started by the first file large enough to use it.
+  const started: { preparer?: Preparer } = {};
   const preparerFor = (input: ImportInput): Preparer => {
     if (!options.preparer || 'events' in input || (input.size ?? 0) < WORKER_PREPARE_BYTES) return localPreparer;
-    preparer ??= options.preparer();
-    return preparer;
+    return (started.preparer ??= options.preparer());
   };
   try {
     for (let index = 0; index < inputs.length; index++) {
@@ -88,7 +88,7 @@ export async function runImport(vault: Vault, inputs: readonly ImportInput[], op
       files.push(await importOne(vault, input, { id, index, count: inputs.length, now, options, preparer: preparerFor(input) }));
     }
   } finally {
-    (preparer as Preparer | null)?.close();
+    started.preparer?.close();
     release();
   }
   const report: ImportReport = { id, startedAt, finishedAt: now(), status: overallStatus(files), files, totals: totalsOf(files) };
