@@ -21,6 +21,8 @@ export interface BrowserBench {
    * its JSON result.
    */
   run<T = unknown>(name: string, args?: unknown): Promise<T>;
+  /** A full garbage collection of the page's heap (DevTools protocol `HeapProfiler.collectGarbage`). */
+  collectGarbage(): Promise<void>;
 }
 
 export interface BenchContext {
@@ -33,6 +35,8 @@ export interface BenchContext {
   browser(): Promise<BrowserBench>;
   /** Figure-name prefixes chosen with `--only`; a module may skip work whose figures are not wanted. */
   wants(figurePrefix: string): boolean;
+  /** True only when `--only` names this prefix, a figure under it or a group holding it: for work too long for a full run. */
+  asked(figurePrefix: string): boolean;
 }
 
 export interface BenchModule {

@@ -18,7 +18,8 @@
  * bench vault is imported and indexed, not extracted, so it holds communities only), index.load.100k.node.seconds (the built index opened again from the
  * vault and its index cache, as a reload of the app does: BM25, vectors, entity graph; Node with
  * fake-indexeddb, not Chromium's IndexedDB) and
- * recall.locomo.<mode>.{recall_at_<k>,recall_at_budget_<b>,query_p95_ms}.
+ * recall.locomo.<mode>.{recall_at_<k>,recall_at_budget_<b>,query_p95_ms}, and, only when `--only`
+ * names them, recall.chromium.<size>.* (the same vault and questions in Chromium, chromiumFigures).
  * BENCH_RECALL_SIZE (default 100000; 300000 gives recall.300k.* and index.load.300k.node.seconds),
  * BENCH_RECALL_QUERIES (default 200), BENCH_RECALL_GRAPH=0 (skips graph_walk_p95_ms and query_graph_on_p95_ms) and BENCH_RECALL_HNSW ("M:efConstruction", default 16:64; used
  * only where the structure is a graph: the product's 32:200 takes 6+ minutes per 100k here, so the
@@ -42,6 +43,7 @@ import { locomoPath, missingData } from '../factories/corpus';
 import { isEntry, latencies, now, runStandalone } from '../factories/corpus-bench';
 import { nodeProfiled, type BenchContext, type BenchModule, type FigureSamples } from './harness';
 import { benchConversations, sampleQuestions } from './recall-corpus';
+import type { RecallBuild, RecallRun } from './recall.browser';
 
 const SIZE = Number(process.env.BENCH_RECALL_SIZE ?? 100_000);
 const QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
@@ -212,6 +214,72 @@ async function latencyFigures(ctx: BenchContext): Promise<FigureSamples[]> {
   ];
 }
 
+/**
+ * The same questions over the same vault in Chromium (recall.browser.ts): imported into the page's
+ * IndexedDB and indexed by the index service in the page, as the app's index worker holds it. The
+ * vault's rows live in IndexedDB, out of the JavaScript heap, as in the app. In Node, fake-indexeddb
+ * keeps them in the heap that also holds the index (850 MB at 100k chunks), and each young-generation
+ * collection walks every page of the old generation to find the ones that point into the young
+ * one: 3.5 ms a collection at 100k, 8-10 ms at 300k (a Linux perf profile of the Node queries at
+ * 100k put 4 % of all samples in that walk). In the page, collections cost little (0.04 s of a 6.1 s
+ * profile of 200 queries at 300k); the rows come from IndexedDB instead, a round trip per read.
+ * One full collection in the page after the build (the import's garbage, which a person's browser
+ * collects long before they ask), then `ctx.runs` passes over the questions, each followed by a full
+ * collection and a reading of the page's heap (`heap_mb`: what the index and the recall path keep).
+ * Figures: recall.chromium.<size>.{query_p50_ms,query_p95_ms,build_s,heap_mb}; only with `--only`
+ * naming them, e.g. `BENCH_RECALL_SIZE=300000 npm run bench -- --only recall.chromium.300k --runs 3`.
+ */
+async function chromiumFigures(ctx: BenchContext): Promise<FigureSamples[]> {
+  const { conversations, corpus } = benchConversations(ctx.dataDir, SIZE);
+  const questions = sampleQuestions(corpus, QUERIES);
+  const browser = await ctx.browser();
+  const BATCH = 500;
+  for (let i = 0; i < conversations.length; i += BATCH) {
+    await browser.run('recallAdd', { conversations: conversations.slice(i, i + BATCH) });
+  }
+  conversations.length = 0;
+  const built = await browser.run<RecallBuild>('recallBuild');
+  ctx.log(
+    `Chromium: ${built.messages} messages imported in ${built.importS.toFixed(1)} s; ${built.units} chunks indexed in ${built.buildS.toFixed(1)} s (${built.structure})`,
+  );
+  await browser.collectGarbage();
+  const p50: number[] = [];
+  const p95: number[] = [];
+  const heap: number[] = [];
+  try {
+    for (let run = 0; run < ctx.runs; run++) {
+      const { samples } = await browser.run<RecallRun>('recallQueries', { questions });
+      await browser.collectGarbage();
+      const heapMb = await browser.run<number>('recallHeap');
+      const l = latencies(samples);
+      p50.push(l.p50);
+      p95.push(l.p95);
+      if (heapMb !== null) heap.push(heapMb);
+      ctx.log(
+        `Chromium run ${run + 1}: p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms over ${samples.length} queries; page heap ${heapMb?.toFixed(0) ?? '?'} MB`,
+      );
+    }
+  } finally {
+    await browser.run('recallClose');
+  }
+  const meta = {
+    units: built.units,
+    queries: questions.length,
+    structure: built.structure,
+    funnel: true,
+    llm: null,
+    store: 'IndexedDB (Chromium, on disk)',
+    thread: 'page main thread (the app runs the same code in its index worker)',
+  };
+  const prefix = `recall.chromium.${label}`;
+  return [
+    { name: `${prefix}.query_p50_ms`, unit: 'ms', values: p50, meta },
+    { name: `${prefix}.query_p95_ms`, unit: 'ms', values: p95, meta },
+    { name: `${prefix}.build_s`, unit: 's', values: [built.importS + built.buildS], meta: { ...meta, importS: built.importS } },
+    ...(heap.length ? [{ name: `${prefix}.heap_mb`, unit: 'MB', values: heap, meta }] : []),
+  ];
+}
+
 /** Deterministic numbers: one run is enough (latency p95 comes along, for the small per-sample vaults). */
 async function locomoFigures(ctx: BenchContext): Promise<FigureSamples[]> {
   const parsed = parseLocomo(JSON.parse(readFileSync(locomoPath(ctx.dataDir), 'utf8')));
@@ -253,6 +321,8 @@ export const bench: BenchModule = {
     const figures: FigureSamples[] = [];
     if (ctx.wants('recall.locomo')) figures.push(...(await locomoFigures(ctx)));
     if (ctx.wants(`recall.${label}`)) figures.push(...(await latencyFigures(ctx)));
+    // Only when named: the import and index build in Chromium add minutes (7 at 300k) to a full run.
+    if (ctx.asked(`recall.chromium.${label}`)) figures.push(...(await chromiumFigures(ctx)));
     return figures;
   },
 };

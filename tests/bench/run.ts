@@ -76,6 +76,14 @@ async function openBrowser(): Promise<BrowserBench> {
   const active = page;
   return {
     run: <T>(name: string, args?: unknown) => profiled(active, name, () => evaluate<T>(active, name, args)),
+    collectGarbage: async () => {
+      const cdp = await active.context().newCDPSession(active);
+      try {
+        await cdp.send('HeapProfiler.collectGarbage');
+      } finally {
+        await cdp.detach();
+      }
+    },
   };
 }
 
@@ -140,6 +148,7 @@ async function main(): Promise<void> {
     log: (message) => console.log(`  ${message}`),
     browser: openBrowser,
     wants,
+    asked: (prefix) => only !== null && wants(prefix),
   };
   const started = Date.now();
   for (const file of files) {

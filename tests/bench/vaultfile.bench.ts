@@ -192,6 +192,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     log: (message) => console.log(message),
     browser: () => Promise.reject(new Error('no browser in the standalone run')),
     wants: () => true,
+    asked: () => false,
   };
   for (const figure of await bench.run(ctx)) {
     const { median, min, max } = summarize(figure.values);

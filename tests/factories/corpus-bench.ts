@@ -39,6 +39,7 @@ export async function runStandalone(module: BenchModule): Promise<void> {
     log: (message) => console.error(`[${module.name}] ${message}`),
     browser: () => Promise.reject(new Error('no browser in the standalone runner')),
     wants: (prefix) => only.length === 0 || only.some((o) => prefix.startsWith(o) || o.startsWith(prefix)),
+    asked: (prefix) => only.some((o) => prefix.startsWith(o) || o.startsWith(prefix)),
   };
   const started = now();
   const figures: FigureSamples[] = await module.run(ctx);
