@@ -6,13 +6,18 @@ import { CLAUDE_TRANSCRIPT, MOSS_ANSWER, MOSS_TEA, MOSS_TRANSCRIPT } from './rec
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-/** Pastes a transcript on the Import screen and waits until it is stored and indexed: its stored counts. */
+/**
+ * Pastes a transcript on the Import screen and waits until it is stored, extracted and indexed: its
+ * stored counts. Extraction writes the triples recall's triple list reads, so a recall asked before it
+ * ended ranked differently (the speaker test below failed one run in six that way).
+ */
 async function pasteIndexed(page: Page, transcript: string) {
   const importPage = new ImportPage(page);
   const panels = new IndexPanels(page);
   await importPage.open();
   await importPage.paste(transcript);
   const counts = await importPage.storedCounts();
+  await expect(page.getByTestId('extract-done')).toBeVisible({ timeout: 60_000 });
   await panels.openSettings();
   await panels.waitUpToDate();
   return counts;
