@@ -79,17 +79,83 @@ function fromNote(note: NoteRecord, conversation: ConversationRecord | undefined
  */
 const asChatClaim = (record: CandidateRecord): CandidateRecord => ({ ...record, tier: 'chat' });
 
-export async function readCandidates(vault: Vault, ids: readonly string[]): Promise<CandidateRecord[]> {
+/**
+ * What the index already knows of a document (its catalog entry): whether it is a note, and a chunk's
+ * conversation. readCandidates uses it only to issue its reads side by side; every record still comes
+ * from the tables, so a missing or stale hint costs one more read, never a wrong record.
+ */
+export type CandidateHint = (id: string) => { kind: 'chunk' | 'note'; conversationId?: string | null } | undefined;
+
+/** The rows `read` finds for `ids`, merged into `into`; ids already asked are not read again. */
+async function readMore<T extends { id: string }>(
+  read: (ids: string[]) => Promise<(T | undefined)[]>,
+  ids: Iterable<string>,
+  asked: Set<string>,
+  into: Map<string, T>,
+): Promise<void> {
+  const fresh = [...new Set(ids)].filter((id) => !asked.has(id));
+  for (const id of fresh) asked.add(id);
+  for (const [id, row] of await byId(read, fresh)) into.set(id, row);
+}
+
+export async function readCandidates(vault: Vault, ids: readonly string[], hint?: CandidateHint): Promise<CandidateRecord[]> {
   // A note candidate's size is counted here, and the recall that reads it assembles a budget.
   await loadTokenCounter();
   const { db } = vault;
-  const chunks = await byId<ChunkRecord>((list) => db.chunks.bulkGet(list), ids);
-  const notes = await byId<NoteRecord>(
-    (list) => db.notes.bulkGet(list),
-    [...ids.filter((id) => !chunks.has(id)), ...[...chunks.values()].filter((c) => c.parentType === 'resource').map((c) => c.parentId)],
+  const chunks = new Map<string, ChunkRecord>();
+  const notes = new Map<string, NoteRecord>();
+  const conversations = new Map<string, ConversationRecord>();
+  const askedChunks = new Set<string>();
+  const askedNotes = new Set<string>();
+  const askedConversations = new Set<string>();
+  const readChunks = (list: string[]) => db.chunks.bulkGet(list);
+  const readNotes = (list: string[]) => db.notes.bulkGet(list);
+  const readConversations = (list: string[]) => db.conversations.bulkGet(list);
+  // With the index's hints the three tables are read at once. Without them (or for what they did not
+  // name) each read waits for the one before: the chunks, then the notes among the ids that were not
+  // chunks, then the conversations of both; in a browser every one of those is a round trip to
+  // IndexedDB.
+  const known = new Map(hint ? ids.map((id) => [id, hint(id)] as const) : []);
+  const hints = [...known.values()];
+  await Promise.all([
+    readMore(
+      readChunks,
+      ids.filter((id) => known.get(id)?.kind !== 'note'),
+      askedChunks,
+      chunks,
+    ),
+    readMore(
+      readNotes,
+      ids.filter((id) => known.get(id)?.kind === 'note'),
+      askedNotes,
+      notes,
+    ),
+    readMore(
+      readConversations,
+      hints.flatMap((h) => (h?.conversationId ? [h.conversationId] : [])),
+      askedConversations,
+      conversations,
+    ),
+  ]);
+  // A note the hint named but the notes table does not hold may be a chunk after all.
+  await readMore(
+    readChunks,
+    ids.filter((id) => !chunks.has(id) && !notes.has(id)),
+    askedChunks,
+    chunks,
   );
-  const conversationIds = [...chunks.values(), ...notes.values()].map((r) => r.conversationId).filter((id): id is string => !!id);
-  const conversations = await byId<ConversationRecord>((list) => db.conversations.bulkGet(list), conversationIds);
+  await readMore(
+    readNotes,
+    [...ids.filter((id) => !chunks.has(id)), ...[...chunks.values()].filter((c) => c.parentType === 'resource').map((c) => c.parentId)],
+    askedNotes,
+    notes,
+  );
+  await readMore(
+    readConversations,
+    [...chunks.values(), ...notes.values()].map((r) => r.conversationId).filter((id): id is string => !!id),
+    askedConversations,
+    conversations,
+  );
   // A chunk names its speakers; one stored before it did is credited from its messages.
   const messages = await byId<MessageRecord>(
     (list) => getMessages(db, list),

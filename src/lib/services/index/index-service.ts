@@ -117,11 +117,13 @@ export class IndexService {
   /** Chunks and notes by id as recall reads them, and structural units as last built. */
   async candidates(ids: readonly string[]): Promise<CandidateRecord[]> {
     const structural = ids.filter((id) => STRUCTURE_ID.test(id));
-    if (structural.length === 0) return readCandidates(this.parts.vault, ids);
+    const hint = (id: string) => this.parts.catalog.get(id);
+    if (structural.length === 0) return readCandidates(this.parts.vault, ids, hint);
     return [
       ...(await readCandidates(
         this.parts.vault,
         ids.filter((id) => !STRUCTURE_ID.test(id)),
+        hint,
       )),
       ...this.structure.get(structural),
     ];
