@@ -33,8 +33,8 @@ export interface RecallBuild {
 }
 
 export interface RecallRun {
+  /** Each question's time, ms. */
   samples: number[];
-  heapMb: number | null;
 }
 
 /** Functions the benchmark runner calls inside Chromium (see tests/bench/browser/main.ts). */
@@ -78,8 +78,9 @@ export const functions = {
       samples.push(performance.now() - started);
       if (!outcome.ok) throw new Error(outcome.error.message);
     }
-    return { samples, heapMb: heapMb() };
+    return { samples };
   },
+  /** The page's heap in MB (`performance.memory`), read after the runner forced a full collection. */
   recallHeap: () => Promise.resolve(heapMb()),
   recallClose: async () => {
     if (!opened) return null;
