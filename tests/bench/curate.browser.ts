@@ -1,5 +1,6 @@
 import type { CurateCorpus } from './curate-corpus';
 import { corpusChecksum, curateCorpus, runSweep, type SweepRunResult } from './curate-work';
+import { heapMb } from './page-heap';
 
 /**
  * The cleaning sweep in Chromium (called by tests/bench/curate.bench.ts through the benchmark
@@ -13,11 +14,6 @@ export interface ChromiumSweepRun extends SweepRunResult {
   contradictions: number;
   /** performance.memory's used heap right after the run, MiB (null where the page lacks it). */
   heapMbAfter: number | null;
-}
-
-function heapMb(): number | null {
-  const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-  return memory ? memory.usedJSHeapSize / 2 ** 20 : null;
 }
 
 /** The generated notes of the last size asked for, kept between runs (generation is not timed). */

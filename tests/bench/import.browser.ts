@@ -1,19 +1,11 @@
 import { workerPreparer } from '../../src/lib/store/prepare-worker-host';
 import type { GeneratorOptions } from '../factories/import-generator';
 import { generatedExport, timeImport, type ImportExportName } from './import-work';
+import { heapMb } from './page-heap';
 
 /** The importer as the import worker runs it: a large file's conversations prepared in a prepare worker. */
 const preparer = () =>
   workerPreparer(() => new Worker(new URL('../../workers/prepare.worker.ts', import.meta.url), { type: 'module', name: 'prepare' }));
-
-interface MemoryInfo {
-  usedJSHeapSize: number;
-}
-
-function heapMb(): number | null {
-  const memory = (performance as unknown as { memory?: MemoryInfo }).memory;
-  return memory ? memory.usedJSHeapSize / 2 ** 20 : null;
-}
 
 /** A generated export in Chromium: the file is a Blob read as a stream, as a dropped File is. */
 async function importGenerated(name: ImportExportName | GeneratorOptions) {

@@ -11,15 +11,7 @@ import type { ParsedConversation } from '../../src/lib/core/import/parsed';
 import { openInProcessIndex, type InProcessIndex } from '../../src/lib/services/index/in-process';
 import { runImport } from '../../src/lib/store/importer';
 import { openVault, type Vault } from '../../src/lib/store/vault';
-
-interface MemoryInfo {
-  usedJSHeapSize: number;
-}
-
-function heapMb(): number | null {
-  const memory = (performance as unknown as { memory?: MemoryInfo }).memory;
-  return memory ? memory.usedJSHeapSize / 2 ** 20 : null;
-}
+import { heapMb } from './page-heap';
 
 let pending: ParsedConversation[] = [];
 let opened: { vault: Vault; index: InProcessIndex } | null = null;

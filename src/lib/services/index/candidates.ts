@@ -116,7 +116,6 @@ export async function readCandidates(vault: Vault, ids: readonly string[], hint?
   // chunks, then the conversations of both; in a browser every one of those is a round trip to
   // IndexedDB.
   const known = new Map(hint ? ids.map((id) => [id, hint(id)] as const) : []);
-  const hints = [...known.values()];
   await Promise.all([
     readMore(
       readChunks,
@@ -132,7 +131,7 @@ export async function readCandidates(vault: Vault, ids: readonly string[], hint?
     ),
     readMore(
       readConversations,
-      hints.flatMap((h) => (h?.conversationId ? [h.conversationId] : [])),
+      [...known.values()].flatMap((h) => (h?.conversationId ? [h.conversationId] : [])),
       askedConversations,
       conversations,
     ),
