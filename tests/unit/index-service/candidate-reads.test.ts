@@ -113,4 +113,15 @@ describe('readCandidates with the index’s hints', () => {
     await readCandidates(vault, ids);
     expect(log).toEqual(['start chunks', 'end chunks', 'start notes', 'end notes', 'start conversations', 'end conversations']);
   });
+
+  it('has its first reads issued by the time it returns its promise, before anything of it is awaited', async () => {
+    const { vault, visible } = await filled();
+    const right: CandidateHint = (id) => (id === 'n-kept' ? { kind: 'note' } : { kind: 'chunk', conversationId: visible });
+    const log = traceReads(vault);
+    const pending = readCandidates(vault, ['c1#0', 'n-kept'], right);
+    // retrieve.ts starts this read and then runs the vector scan, which holds the thread: a read not
+    // issued by now would wait for the scan.
+    expect(log.filter((e) => e.startsWith('start')).sort()).toEqual(['start chunks', 'start conversations', 'start notes']);
+    expect((await pending).map((c) => c.id)).toEqual(['c1#0', 'n-kept']);
+  });
 });

@@ -5,6 +5,7 @@ import { candidateRecord } from '../../factories/recall';
 import { MapStore, recordsIndex } from '../../factories/recall-index';
 import { HintIndex } from '../../../src/lib/core/recall/hint-index';
 import { analyze } from '../../../src/lib/core/text/analyze';
+import { LexicalEmbedder } from '../../../src/lib/models/lexical-embedder';
 
 const records: CandidateRecord[] = [
   candidateRecord({ id: 'maple', text: 'Prune the Japanese maple in late winter, before the buds swell.' }),
@@ -108,6 +109,100 @@ describe('retrieve', () => {
   it('weighs a lexical embedder below BM25 and a neural one equal to it', () => {
     expect(searcherWeightsFor('lexical')).toEqual({ bm25: 1, vector: LEXICAL_VECTOR_WEIGHT });
     expect(searcherWeightsFor('neural')).toEqual({ bm25: 1, vector: 1 });
+  });
+});
+
+describe('retrieve reads the keyword hits while the vector search runs', () => {
+  const many = ['a', 'b', 'c', 'd', 'e'].map((id) => candidateRecord({ id, text: `record ${id}` }));
+
+  /** Scripted searchers: BM25 finds a, b, c; the vector search finds e, d; every call is logged in order. */
+  function scripted(log: string[], store: MapStore = new MapStore(many)) {
+    const embedder = new LexicalEmbedder();
+    return {
+      embedder,
+      lexical: {
+        search: async () => {
+          log.push('bm25');
+          return [
+            { id: 'a', score: 3 },
+            { id: 'b', score: 2 },
+            { id: 'c', score: 1 },
+          ];
+        },
+      },
+      vector: {
+        search: async () => {
+          log.push('vector');
+          return [
+            { id: 'e', similarity: 0.9 },
+            { id: 'd', similarity: 0.8 },
+          ];
+        },
+        similarity: async (_q: Float32Array, ids: readonly string[]) => new Map(ids.map((id) => [id, 0.5] as const)),
+      },
+      store: {
+        get: (ids: readonly string[]) => {
+          log.push(`get ${[...ids].sort().join(',')}`);
+          return store.get(ids);
+        },
+      },
+    };
+  }
+
+  it("asks the store for the keyword lists' fused top before the vector search, and afterwards only for what the vector list added", async () => {
+    const log: string[] = [];
+    const result = await retrieve([{ kind: 'concept', text: 'record' }], scripted(log), { weights: { bm25: 1, vector: 1 }, limit: 5 });
+    expect(log).toEqual(['bm25', 'get a,b,c', 'vector', 'get d,e']);
+    expect(result.candidates.map((c) => c.record.id).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(result.unread).toBe(0);
+  });
+
+  it('gives the same candidates as one read after fusion, dropping a record read early that the vector list pushed out of the top', async () => {
+    const log: string[] = [];
+    const weights = { bm25: 1, vector: 1 };
+    const result = await retrieve([{ kind: 'concept', text: 'record' }], scripted(log), { weights, limit: 2 });
+    // Fused: a (BM25 1st) and e (vector 1st) tie at 1/61; b and d follow at 1/62; c last. The top 2 are a and e.
+    expect(log).toEqual(['bm25', 'get a,b', 'vector', 'get e']);
+    expect(result.candidates.map((c) => c.record.id)).toEqual(['a', 'e']);
+    expect(result.candidates.map((c) => c.record)).toEqual([many[0], many[4]]);
+    expect(result.unread).toBe(3);
+    const bm25Only = await retrieve([{ kind: 'concept', text: 'record' }], scripted([]), { weights, limit: 2, lists: 'bm25' });
+    expect(bm25Only.candidates.map((c) => c.record.id)).toEqual(['a', 'b']);
+  });
+
+  it('reads once, after fusion, when only one searcher runs', async () => {
+    const log: string[] = [];
+    await retrieve([{ kind: 'concept', text: 'record' }], scripted(log), { lists: 'bm25', limit: 5 });
+    expect(log).toEqual(['bm25', 'get a,b,c']);
+    const vectorLog: string[] = [];
+    await retrieve([{ kind: 'concept', text: 'record' }], scripted(vectorLog), { lists: 'vector', limit: 5 });
+    expect(vectorLog).toEqual(['vector', 'get d,e']);
+  });
+
+  it("fails with the early read's error, after the vector search, and never as an unhandled rejection", async () => {
+    const log: string[] = [];
+    const deps = scripted(log);
+    const failing = {
+      ...deps,
+      store: {
+        get: async (ids: readonly string[]) => {
+          log.push(`get ${[...ids].sort().join(',')}`);
+          throw new Error('the store is gone');
+        },
+      },
+    };
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      await expect(retrieve([{ kind: 'concept', text: 'record' }], failing, { weights: { bm25: 1, vector: 1 }, limit: 5 })).rejects.toThrow(
+        'the store is gone',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+    expect(log).toEqual(['bm25', 'get a,b,c', 'vector', 'get d,e']);
+    expect(unhandled).not.toHaveBeenCalled();
   });
 });
 

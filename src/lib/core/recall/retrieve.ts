@@ -5,7 +5,7 @@
  * that keeps its best BM25 rank, its best vector rank and its highest exact cosine similarity.
  */
 import type { Embedder } from '../api/embedder';
-import type { CandidateStore, HintSearcher, LexicalHit, LexicalSearcher, VectorHit, VectorSearcher } from './ports';
+import type { CandidateRecord, CandidateStore, HintSearcher, LexicalHit, LexicalSearcher, VectorHit, VectorSearcher } from './ports';
 import { fuse, RRF_K, type RankedList } from './rrf';
 import type { Candidate, QueryVariant, RetrievalSignals, VariantKind } from './types';
 
@@ -98,6 +98,10 @@ interface VariantHits {
   hints: { id: string; terms: readonly string[] }[];
 }
 
+/**
+ * The variants' lists. The keyword lists are read first and handed to `onLexical` before the vector
+ * search runs, so a caller can start reading their records while the scan computes (retrieve).
+ */
 async function searchVariants(
   variants: readonly QueryVariant[],
   deps: RetrieveDeps,
@@ -106,27 +110,22 @@ async function searchVariants(
   w: SearcherWeights,
   hintWeight: number,
   signal?: AbortSignal,
+  onLexical?: (hits: readonly VariantHits[]) => void,
 ): Promise<VariantHits[]> {
   const useVector = lists !== 'bm25';
   const searched = (variant: QueryVariant, weight: number) => (variant.weight ?? 1) * weight >= MIN_LIST_WEIGHT;
-  const vectors = useVector
-    ? await deps.embedder.embed(
+  // A model embeds in its own worker: the keyword searches run meanwhile.
+  const embedded = useVector
+    ? deps.embedder.embed(
         variants.map((v) => v.text),
         signal ? { signal } : undefined,
       )
-    : [];
-  // The variants' vector searches go together (one pass over an exact scan's rows).
-  const wanted = variants.flatMap((variant, i) => (vectors[i] && searched(variant, w.vector) ? [i] : []));
-  const knnOf = new Map<number, VectorHit[]>();
-  const knnLists = deps.vector.searchMany
-    ? deps.vector.searchMany(
-        wanted.map((i) => vectors[i]!),
-        k,
-      )
-    : Promise.all(wanted.map((i) => deps.vector.search(vectors[i]!, k)));
+    : Promise.resolve([]);
+  // Awaited after the keyword searches; a failure (or an abort) meanwhile is not an unhandled rejection.
+  embedded.catch(() => undefined);
   const lexical = (variant: QueryVariant) => lists !== 'vector' && searched(variant, w.bm25);
   const hints = deps.hints;
-  const [bm25Lists, hintLists, knn] = await Promise.all([
+  const [bm25Lists, hintLists] = await Promise.all([
     Promise.all(variants.map((variant) => (lexical(variant) ? deps.lexical.search(variant.text, k) : Promise.resolve([])))),
     Promise.all(
       variants.map((variant) =>
@@ -135,16 +134,21 @@ async function searchVariants(
           : Promise.resolve([]),
       ),
     ),
-    knnLists,
   ]);
+  const hits = variants.map((variant, i): VariantHits => ({ variant, vector: null, bm25: bm25Lists[i]!, knn: [], hints: hintLists[i]! }));
+  onLexical?.(hits);
+  const vectors = await embedded;
+  // The variants' vector searches go together (one pass over an exact scan's rows).
+  const wanted = variants.flatMap((variant, i) => (vectors[i] && searched(variant, w.vector) ? [i] : []));
+  const knn = await (deps.vector.searchMany
+    ? deps.vector.searchMany(
+        wanted.map((i) => vectors[i]!),
+        k,
+      )
+    : Promise.all(wanted.map((i) => deps.vector.search(vectors[i]!, k))));
+  const knnOf = new Map<number, VectorHit[]>();
   wanted.forEach((i, n) => knnOf.set(i, knn[n] ?? []));
-  return variants.map((variant, i) => ({
-    variant,
-    vector: vectors[i] ?? null,
-    bm25: bm25Lists[i]!,
-    knn: knnOf.get(i) ?? [],
-    hints: hintLists[i]!,
-  }));
+  return hits.map((h, i) => ({ ...h, vector: vectors[i] ?? null, knn: knnOf.get(i) ?? [] }));
 }
 
 function emptySignals(): RetrievalSignals {
@@ -203,34 +207,79 @@ export interface Retrieval {
 
 export type ExtraList = RankedList & ({ kind: 'graph' } | { kind: 'triples'; lines: readonly string[] });
 
-export async function retrieve(variants: readonly QueryVariant[], deps: RetrieveDeps, options: RetrieveOptions = {}): Promise<Retrieval> {
-  const lists = options.lists ?? 'hybrid';
-  const w = options.weights ?? searcherWeightsFor(deps.embedder.kind);
-  const hintWeight = options.hintWeight ?? 0;
-  const hits = await searchVariants(variants, deps, lists, options.perListK ?? DEFAULT_PER_LIST_K, w, hintWeight, options.signal);
+/** Every searcher's list of every variant, weighted, plus the extra lists when the lists are hybrid. */
+function rankedLists(
+  hits: readonly VariantHits[],
+  w: SearcherWeights,
+  hintWeight: number,
+  lists: RetrievalLists,
+  extra: readonly ExtraList[],
+): RankedList[] {
   const ranked: RankedList[] = hits.flatMap((h, i) => [
     { ids: h.bm25.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.bm25, group: `lexical-${i}` },
     { ids: h.hints.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.bm25 * hintWeight, group: `lexical-${i}` },
     { ids: h.knn.map((x) => x.id), weight: (h.variant.weight ?? 1) * w.vector },
   ]);
-  if (lists === 'hybrid') ranked.push(...(options.extra ?? []));
-  const fused = fuse(
-    ranked.filter((l) => l.ids.length > 0 && (l.weight ?? 1) > 0),
-    options.rrfK ?? RRF_K,
-  );
+  if (lists === 'hybrid') ranked.push(...extra);
+  return ranked.filter((l) => l.ids.length > 0 && (l.weight ?? 1) > 0);
+}
+
+/**
+ * The candidates a vector search is unlikely to change: the fused top of every list but the vector
+ * ones, read from the store while the vector search runs (in a browser the reads are served by
+ * IndexedDB's own process, beside the scan). What the vector lists then add is read afterwards; a
+ * record read early but no longer in the top is dropped. The same records as one read after fusion.
+ */
+interface EarlyRead {
+  ids: ReadonlySet<string>;
+  records: Promise<CandidateRecord[]>;
+}
+
+export async function retrieve(variants: readonly QueryVariant[], deps: RetrieveDeps, options: RetrieveOptions = {}): Promise<Retrieval> {
+  const lists = options.lists ?? 'hybrid';
+  const w = options.weights ?? searcherWeightsFor(deps.embedder.kind);
+  const hintWeight = options.hintWeight ?? 0;
   const extra = options.extra ?? [];
+  const rrfK = options.rrfK ?? RRF_K;
+  const limit = options.limit ?? DEFAULT_RETRIEVE_LIMIT;
+  let early: EarlyRead | null = null;
+  const readEarly = (lexicalHits: readonly VariantHits[]) => {
+    if (lists !== 'hybrid') return;
+    const ids = fuse(rankedLists(lexicalHits, w, hintWeight, lists, extra), rrfK)
+      .slice(0, limit)
+      .map((f) => f.id);
+    if (ids.length === 0) return;
+    const records = deps.store.get(ids);
+    // Awaited below, after the vector search; a failure meanwhile is not an unhandled rejection.
+    records.catch(() => undefined);
+    early = { ids: new Set(ids), records };
+  };
+  const hits = await searchVariants(
+    variants,
+    deps,
+    lists,
+    options.perListK ?? DEFAULT_PER_LIST_K,
+    w,
+    hintWeight,
+    options.signal,
+    readEarly,
+  );
+  const fused = fuse(rankedLists(hits, w, hintWeight, lists, extra), rrfK);
   const graphRanks = new Map(extra.flatMap((l) => (l.kind === 'graph' ? l.ids.map((id, i) => [id, i + 1] as const) : [])));
   const triples = new Map(
     extra.flatMap((l) => (l.kind === 'triples' ? l.ids.map((id, i) => [id, { rank: i + 1, line: l.lines[i] ?? '' }] as const) : [])),
   );
-  const top = fused.slice(0, options.limit ?? DEFAULT_RETRIEVE_LIMIT);
+  const top = fused.slice(0, limit);
   const ids = top.map((f) => f.id);
-  const [records, sims] = await Promise.all([
-    deps.store.get(ids),
+  const read = early as EarlyRead | null;
+  const late = read ? ids.filter((id) => !read.ids.has(id)) : ids;
+  const [earlyRecords, lateRecords, sims] = await Promise.all([
+    read ? read.records : Promise.resolve([]),
+    late.length > 0 ? deps.store.get(late) : Promise.resolve([]),
     lists === 'bm25' ? Promise.resolve(new Map<string, number>()) : maxSimilarity(hits, ids, deps.vector),
   ]);
   const signals = collectSignals(hits, new Set(ids));
-  const byId = new Map(records.map((r) => [r.id, r]));
+  const byId = new Map([...earlyRecords, ...lateRecords].map((r) => [r.id, r]));
   const candidates: Candidate[] = [];
   for (const { id, score } of top) {
     const record = byId.get(id);

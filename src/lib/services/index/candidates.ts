@@ -99,8 +99,10 @@ async function readMore<T extends { id: string }>(
 }
 
 export async function readCandidates(vault: Vault, ids: readonly string[], hint?: CandidateHint): Promise<CandidateRecord[]> {
-  // A note candidate's size is counted here, and the recall that reads it assembles a budget.
-  await loadTokenCounter();
+  // A note candidate's size is counted here, and the recall that reads it assembles a budget. It is
+  // awaited after the first reads are issued: a caller that starts this read and then computes
+  // (retrieve.ts reads the keyword hits while the vector scan runs) has the reads in flight.
+  const counter = loadTokenCounter();
   const { db } = vault;
   const chunks = new Map<string, ChunkRecord>();
   const notes = new Map<string, NoteRecord>();
@@ -116,7 +118,7 @@ export async function readCandidates(vault: Vault, ids: readonly string[], hint?
   // chunks, then the conversations of both; in a browser every one of those is a round trip to
   // IndexedDB.
   const known = new Map(hint ? ids.map((id) => [id, hint(id)] as const) : []);
-  await Promise.all([
+  const first = Promise.all([
     readMore(
       readChunks,
       ids.filter((id) => known.get(id)?.kind !== 'note'),
@@ -136,6 +138,7 @@ export async function readCandidates(vault: Vault, ids: readonly string[], hint?
       conversations,
     ),
   ]);
+  await Promise.all([first, counter]);
   // A note the hint named but the notes table does not hold may be a chunk after all.
   await readMore(
     readChunks,
