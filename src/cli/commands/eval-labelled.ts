@@ -17,12 +17,17 @@ import { CATEGORIES } from '../../lib/core/extract/units';
 import { UsageError, type CommandResult } from '../command';
 
 /**
- * `eval extraction --labelled DIR [--errors] [--json]`: the extractor against the labelled corpus
- * (tests/fixtures/extraction): every `*.json` under DIR, one conversation each. A file's split is
- * its folder relative to DIR; with several splits the report gives each beside the whole.
+ * `eval extraction --labelled DIR [--errors [--errors-heldout]] [--json]`: the extractor against the
+ * labelled corpus (tests/fixtures/extraction): every `*.json` under DIR, one conversation each. A
+ * file's split is its folder relative to DIR; with several splits the report gives each beside the
+ * whole. `--errors` lists the per-unit errors of every split but `heldout` (HELDOUT_SPLIT), whose
+ * errors are not to be read while rules are written; `--errors-heldout` lists them too.
  */
 export const EVAL_LABELLED_USAGE =
-  'eval extraction --labelled <dir> [--errors] [--json] [--llm-endpoint http://127.0.0.1:PORT [--model NAME]]';
+  'eval extraction --labelled <dir> [--errors [--errors-heldout]] [--json] [--llm-endpoint http://127.0.0.1:PORT [--model NAME]]';
+
+/** The split whose per-unit errors `--errors` leaves out (tests/fixtures/extraction/README.md). */
+export const HELDOUT_SPLIT = 'heldout';
 
 /** How the model fared when one was given: windows it answered, windows the rules took over (and why). */
 export interface LlmRunSummary {
@@ -39,6 +44,8 @@ export interface LabelledEvalJson extends LabelledReport {
   llm?: LlmRunSummary;
   splits?: Record<string, LabelledReport>;
   errors?: UnitError[];
+  /** Splits whose per-unit errors `errors` leaves out (the held-out split unless asked for). */
+  errorsLeftOut?: string[];
 }
 
 interface UnitError {
@@ -149,7 +156,15 @@ function llmExtractor(llm: Llm, timeoutMs: number | undefined): { extract: Conve
 
 export async function runEvalLabelled(
   dir: string,
-  options: { errors: boolean; extractor?: ConversationExtractor; name?: string; llm?: Llm | null; timeoutMs?: number },
+  options: {
+    errors: boolean;
+    /** With `errors`: the held-out split's errors as well. */
+    heldoutErrors?: boolean;
+    extractor?: ConversationExtractor;
+    name?: string;
+    llm?: Llm | null;
+    timeoutMs?: number;
+  },
 ): Promise<CommandResult> {
   const corpus = await readLabelledCorpus(dir);
   const viaLlm = options.llm ? llmExtractor(options.llm, options.timeoutMs) : null;
@@ -170,7 +185,9 @@ export async function runEvalLabelled(
       ]),
     );
   }
-  if (options.errors) json.errors = unitErrors(scored);
+  const withheld = options.errors && !options.heldoutErrors && splitNames.includes(HELDOUT_SPLIT);
+  if (options.errors) json.errors = unitErrors(withheld ? scored.filter((s) => s.split !== HELDOUT_SPLIT) : scored);
+  if (withheld) json.errorsLeftOut = [HELDOUT_SPLIT];
   const lines = [`Extractor: ${name}; corpus ${dir}`];
   if (json.llm) {
     const reasons = Object.entries(json.llm.fallbackReasons).map(([code, n]) => `${code} ${n}`);
@@ -185,6 +202,7 @@ export async function runEvalLabelled(
       `  ${e.kind.padEnd(8)} ${e.conversation}/${e.turn} [${e.category}] ${e.text}${e.closest ? `  (closest: [${e.closest.category}] ${e.closest.text})` : ''}`,
     );
   }
+  if (withheld) lines.push(`Per-unit errors of the ${HELDOUT_SPLIT} split are left out (--errors-heldout lists them).`);
   lines.push(`Rule: ${json.rule}`);
   return { json, text: lines.join('\n') };
 }

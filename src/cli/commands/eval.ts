@@ -37,7 +37,7 @@ export const evalCommand: Command = {
     if (labelled !== undefined) {
       if (model !== undefined && endpoint === undefined) throw new UsageError('--model needs --llm-endpoint.');
       const llm = endpoint ? new OpenAiCompatibleLlm({ baseUrl: endpoint, model: model ?? 'default' }) : null;
-      return runEvalLabelled(labelled, { errors: argv.includes('--errors'), llm });
+      return runEvalLabelled(labelled, { errors: argv.includes('--errors'), heldoutErrors: argv.includes('--errors-heldout'), llm });
     }
     if (endpoint !== undefined) throw new UsageError('--llm-endpoint is measured on the labelled corpus: add --labelled DIR.');
     const [, file] = options.rest.filter((a) => !a.startsWith('--'));

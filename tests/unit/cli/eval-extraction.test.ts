@@ -73,4 +73,40 @@ describe('engram eval extraction', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/is not a folder of labelled conversations/);
   });
+
+  it('lists per-unit errors of every split but the held-out one, unless --errors-heldout asks for it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'labelled-'));
+    const conversation = (id: string) => ({
+      id,
+      title: id,
+      turns: [
+        {
+          id: 't1',
+          role: 'user',
+          text: 'We picked the blue tent. The lake is cold in May.',
+          // Labels the rules will not reproduce word for word: each split has errors to list.
+          units: [{ category: 'Ideas', text: `A ${id} idea nobody wrote in the turn.` }],
+        },
+      ],
+    });
+    for (const split of ['train', 'heldout']) {
+      await mkdir(join(dir, split));
+      await writeFile(join(dir, split, `${split}-chat.json`), JSON.stringify(conversation(`${split}-chat`)));
+    }
+    type Report = { errors: { split: string; conversation: string }[]; errorsLeftOut?: string[] };
+    const safe = await runCli(['eval', 'extraction', '--labelled', dir, '--errors', '--json']);
+    expect(safe.code).toBe(0);
+    const withheld = JSON.parse(safe.out) as Report;
+    expect(withheld.errors.length).toBeGreaterThan(0);
+    expect(new Set(withheld.errors.map((e) => e.split))).toEqual(new Set(['train']));
+    expect(withheld.errorsLeftOut).toEqual(['heldout']);
+    const text = await runCli(['eval', 'extraction', '--labelled', dir, '--errors']);
+    expect(text.out).toMatch(/Per-unit errors of the heldout split are left out \(--errors-heldout lists them\)/);
+    expect(text.out).not.toMatch(/heldout-chat\/t1/);
+    const all = JSON.parse(
+      (await runCli(['eval', 'extraction', '--labelled', dir, '--errors', '--errors-heldout', '--json'])).out,
+    ) as Report;
+    expect(new Set(all.errors.map((e) => e.split))).toEqual(new Set(['train', 'heldout']));
+    expect(all.errorsLeftOut).toBeUndefined();
+  });
 });
