@@ -1,7 +1,8 @@
 /**
  * The token counter (gpt-tokenizer's o200k_base table, about 0.95 MB gzip) loads on demand
  * (core/text/token-count.ts, docs/BUNDLE.md). Each test starts from fresh modules, as a page load
- * does, so nothing is loaded until a path that counts asks for it.
+ * does, so nothing is loaded until a path that counts asks for it, or the index service starts over
+ * a vault that holds documents (it loads the counter then, ahead of the first recall).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { MAPLE, MOSS } from '../../factories/index-fixtures';
@@ -18,8 +19,8 @@ describe('the token counter loads on demand', () => {
     expect(tc.countTokens('How should I prune a Japanese maple?')).toBeGreaterThan(5);
   });
 
-  it('the first recall after a reload over a filled vault loads it and answers (the index service did not need it to start)', async () => {
-    // Fill and index a vault (chunking loads the counter in these modules)...
+  /** A vault filled and indexed in modules of its own (chunking loads the counter there); its database name. */
+  async function filledVault(): Promise<string> {
     vi.resetModules();
     const { indexHarness } = await import('../../factories/index-harness');
     const filled = await indexHarness();
@@ -28,8 +29,11 @@ describe('the token counter loads on demand', () => {
     await filled.drain();
     const name = filled.vault.db.name;
     filled.close();
+    return name;
+  }
 
-    // ...then load the app again: fresh modules over the same databases, nothing loaded.
+  /** The app loaded again: fresh modules over the same databases, nothing loaded. */
+  async function reload(name: string) {
     vi.resetModules();
     const tc = await import('../../../src/lib/core/text/token-count');
     const { openVault } = await import('../../../src/lib/store/vault');
@@ -39,8 +43,20 @@ describe('the token counter loads on demand', () => {
     const { RecallService } = await import('../../../src/lib/services/recall/recall-service');
     const vault = await openVault(name);
     const cache = openIndexCache(`${name}-cache`);
+    return { tc, vault, cache, IndexService, inProcessEmbedderHost, RecallService };
+  }
+
+  it('the first recall after a reload over a filled vault loads it and answers when it comes before the start had loaded it', async () => {
+    const { tc, vault, cache, IndexService, inProcessEmbedderHost, RecallService } = await reload(await filledVault());
     try {
-      const service = new IndexService({ vault, cache, host: inProcessEmbedderHost(), saveEveryMs: 0 });
+      // A recall that arrives before the start's own load (IndexServiceDeps.warmRecall) has run.
+      const service = new IndexService({
+        vault,
+        cache,
+        host: inProcessEmbedderHost(),
+        saveEveryMs: 0,
+        warmRecall: () => Promise.resolve(),
+      });
       await service.start();
       expect(service.recallSources().size()).toBeGreaterThan(0);
       expect(tc.tokenCounterLoaded()).toBe(false);
@@ -54,6 +70,36 @@ describe('the token counter loads on demand', () => {
     } finally {
       vault.db.close();
       cache.close();
+    }
+  });
+
+  it('the index service loads it at start over a filled vault, so the first recall does not wait for it; not over an empty one', async () => {
+    const { tc, vault, cache, IndexService, inProcessEmbedderHost } = await reload(await filledVault());
+    try {
+      const service = new IndexService({ vault, cache, host: inProcessEmbedderHost(), saveEveryMs: 0 });
+      await service.start();
+      const until = Date.now() + 10_000;
+      while (!tc.tokenCounterLoaded() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(tc.tokenCounterLoaded()).toBe(true);
+    } finally {
+      vault.db.close();
+      cache.close();
+    }
+    const empty = await reload(`empty-${process.pid}-${Date.now()}`);
+    try {
+      const service = new empty.IndexService({
+        vault: empty.vault,
+        cache: empty.cache,
+        host: empty.inProcessEmbedderHost(),
+        saveEveryMs: 0,
+      });
+      await service.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(service.recallSources().size()).toBe(0);
+      expect(empty.tc.tokenCounterLoaded()).toBe(false);
+    } finally {
+      empty.vault.db.close();
+      empty.cache.close();
     }
   });
 });

@@ -4,6 +4,7 @@
  * provides the job handlers that keep them current, answers the read path's searches (as the
  * recall service's sources), and manages which embedder serves.
  */
+import { loadTokenCounter } from '../../core/text/token-count';
 import { choiceId, type EmbedderChoice, type EmbeddingModelSpec } from '../../core/api/embedder';
 import {
   indexEmbedJob,
@@ -39,6 +40,8 @@ import { triplesAbout, triplesCurrent, triplesFor } from './triples';
 export interface IndexServiceDeps extends IndexDeps {
   /** How vector searches are answered (default 'hnsw', as the app does). */
   vectorSearch?: VectorSearchMode;
+  /** What `start` loads ahead of the first recall when the vault holds documents (default: the token counter). */
+  warmRecall?: () => Promise<void>;
 }
 
 /** Triples the entity panel lists at most. */
@@ -49,6 +52,7 @@ export class IndexService {
   /** Called after work was queued (the worker wakes its runner). */
   onQueued: () => void = () => undefined;
   private readonly vectorMode: VectorSearchMode;
+  private readonly warm: () => Promise<void>;
   /** The GLOBAL view's structural units (summaries, thread maps, communities), built on demand. */
   readonly structure: StructureView;
   /** The hints of every chunk and note in their own keyword index (core/recall/hints.ts). */
@@ -57,6 +61,7 @@ export class IndexService {
   constructor(deps: IndexServiceDeps) {
     this.parts = new IndexParts(deps);
     this.vectorMode = deps.vectorSearch ?? 'hnsw';
+    this.warm = deps.warmRecall ?? loadTokenCounter;
     this.structure = new StructureView(this.parts, (ids) => readCandidates(this.parts.vault, ids));
     this.hints = new HintView(this.parts, (ids) => readCandidates(this.parts.vault, ids));
   }
@@ -66,6 +71,11 @@ export class IndexService {
     await loadState(this.parts);
     const serving = this.parts.indexes.serving.choice;
     if (serving.kind !== 'lexical') void this.parts.embedders.get(serving).catch(() => undefined);
+    // The first recall would load the token counter's table (a 2 MB script, a quarter of a second
+    // to evaluate) while the person waits: a vault with anything to recall loads it now. An empty
+    // vault counts no tokens, so it does not (docs/BUNDLE.md). A failed load (offline before the
+    // chunk was cached) is retried by the first caller that needs it.
+    if (this.parts.catalog.size > 0) void this.warm().catch(() => undefined);
     if (!this.parts.readOnly && embedPlan(this.parts).length > 0) await this.queueEmbedding();
     // Triples written by an older recipe (or by none: a vault from before them) are written again.
     if (!this.parts.readOnly && !(await triplesCurrent(this.parts.vault.db))) {
