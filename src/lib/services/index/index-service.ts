@@ -5,6 +5,7 @@
  * recall service's sources), and manages which embedder serves.
  */
 import { loadTokenCounter } from '../../core/text/token-count';
+import { sanitizeForRead } from '../../core/safety/sanitize-read';
 import { choiceId, type EmbedderChoice, type EmbeddingModelSpec } from '../../core/api/embedder';
 import {
   indexEmbedJob,
@@ -40,8 +41,18 @@ import { triplesAbout, triplesCurrent, triplesFor } from './triples';
 export interface IndexServiceDeps extends IndexDeps {
   /** How vector searches are answered (default 'hnsw', as the app does). */
   vectorSearch?: VectorSearchMode;
-  /** What `start` loads ahead of the first recall when the vault holds documents (default: the token counter). */
+  /** What `start` prepares ahead of the first recall when the vault holds documents (default: warmReadPath). */
   warmRecall?: () => Promise<void>;
+}
+
+/**
+ * What the first recall would otherwise prepare while the person waits: the token counter's table
+ * (a 2 MB script, a quarter of a second to evaluate) and the read-time safety scanners (their
+ * patterns compile on first use: 32 ms in Node). Neither writes anything.
+ */
+export async function warmReadPath(): Promise<void> {
+  await loadTokenCounter();
+  sanitizeForRead('Warming up the read path.');
 }
 
 /** Triples the entity panel lists at most. */
@@ -61,7 +72,7 @@ export class IndexService {
   constructor(deps: IndexServiceDeps) {
     this.parts = new IndexParts(deps);
     this.vectorMode = deps.vectorSearch ?? 'hnsw';
-    this.warm = deps.warmRecall ?? loadTokenCounter;
+    this.warm = deps.warmRecall ?? warmReadPath;
     this.structure = new StructureView(this.parts, (ids) => readCandidates(this.parts.vault, ids));
     this.hints = new HintView(this.parts, (ids) => readCandidates(this.parts.vault, ids));
   }
@@ -71,10 +82,10 @@ export class IndexService {
     await loadState(this.parts);
     const serving = this.parts.indexes.serving.choice;
     if (serving.kind !== 'lexical') void this.parts.embedders.get(serving).catch(() => undefined);
-    // The first recall would load the token counter's table (a 2 MB script, a quarter of a second
-    // to evaluate) while the person waits: a vault with anything to recall loads it now. An empty
-    // vault counts no tokens, so it does not (docs/BUNDLE.md). A failed load (offline before the
-    // chunk was cached) is retried by the first caller that needs it.
+    // A vault with anything to recall prepares the read path now (warmReadPath), not while the
+    // person waits on the first recall. An empty vault counts no tokens, so it loads nothing
+    // (docs/BUNDLE.md). A failed load (offline before the chunk was cached) is retried by the
+    // first caller that needs it.
     if (this.parts.catalog.size > 0) void this.warm().catch(() => undefined);
     if (!this.parts.readOnly && embedPlan(this.parts).length > 0) await this.queueEmbedding();
     // Triples written by an older recipe (or by none: a vault from before them) are written again.
