@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { extractConversation } from '../../../src/lib/core/extract/driver';
 import { recordedLlm, ScriptedLlm } from '../../factories/scripted-llm';
 import { longConversation, MAPLE } from './conversation';
@@ -112,5 +112,25 @@ describe('extraction driver with an LLM', () => {
   it('without a model, runs the rule-based extractor and says no model is configured', async () => {
     const run = await extractConversation(MAPLE);
     expect(run.windows[0]?.fallbackReason?.code).toBe('llm/unavailable');
+  });
+});
+
+describe('extraction driver without a model shares its thread', () => {
+  it('yields to the event loop between windows, so a task queued meanwhile (a recall in the same worker) runs before it ends', async () => {
+    // Every reading of the clock is 20 ms later than the last: each window is past the Yielder's 10 ms.
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 20));
+    try {
+      const order: string[] = [];
+      setImmediate(() => order.push('queued task'));
+      const run = extractConversation(longConversation(12), THREE_WINDOWS).then((r) => {
+        order.push('extraction done');
+        return r;
+      });
+      expect((await run).windows.length).toBeGreaterThan(1);
+      expect(order).toEqual(['queued task', 'extraction done']);
+    } finally {
+      now.mockRestore();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { Yielder } from '../jobs/yield';
 import type { Llm } from '../api/llm';
 import { isVaultError, toVaultError, VaultFailure, type VaultError } from '../errors';
 import type { Role } from '../records';
@@ -86,7 +87,11 @@ export async function extractConversation(messages: readonly ExtractionMessage[]
   const rejected: RejectedUnit[] = [];
   const seen = new Map<string, CandidateUnit>();
 
+  // The rules need no await of their own: without these yields a long conversation held its
+  // thread (the index worker's, where recall runs) for the whole extraction.
+  const yielder = new Yielder();
   for (const window of windows) {
+    await yielder.maybe();
     if (options.signal?.aborted) throw new VaultFailure({ code: 'llm/cancelled', message: 'Extraction was cancelled.' });
     let raw: RawUnit[] | null = null;
     let fallbackReason: VaultError | null = llm ? null : (stopReason ?? NO_LLM);

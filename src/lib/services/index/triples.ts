@@ -9,6 +9,7 @@
  * the rows were written by another recipe, e.g. by an older version). Read by the entities they
  * name: recall's triple list (`tripleList`) and the entity panel's facts.
  */
+import { Yielder } from '../../core/jobs/yield';
 import { TRIPLE_RECIPE, type Triple } from '../../core/graph/triple';
 import { linkEntities } from '../../core/graph/entity-linker';
 import { contentWords } from '../../core/recall/text-features';
@@ -87,7 +88,13 @@ export async function syncTriples(db: VaultDb, noteIds: readonly string[]): Prom
   const messages = await withStoreTimeout(getMessages(db, messageIds), { label: 'reading the speakers of notes' });
   const speakerOf = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m.speaker ?? null]));
   const rows: StoredTriple[] = [];
-  for (const note of staleNotes) rows.push(...(await tripleRows(note, speakerOf.get(note.sourceMessageIds[0] ?? '') ?? null)));
+  // Parsing a note takes milliseconds and a conversation has dozens: yield between them, so a
+  // recall asked meanwhile (same worker) does not wait for all of them.
+  const yielder = new Yielder();
+  for (const note of staleNotes) {
+    await yielder.maybe();
+    rows.push(...(await tripleRows(note, speakerOf.get(note.sourceMessageIds[0] ?? '') ?? null)));
+  }
   await runTx(
     db,
     'rw',
