@@ -242,7 +242,8 @@ export async function retrieve(variants: readonly QueryVariant[], deps: Retrieve
   const extra = options.extra ?? [];
   const rrfK = options.rrfK ?? RRF_K;
   const limit = options.limit ?? DEFAULT_RETRIEVE_LIMIT;
-  let early: EarlyRead | null = null;
+  // Set by the callback below (a holder, so the type checker sees the assignment from the closure).
+  const early: { read: EarlyRead | null } = { read: null };
   const readEarly = (lexicalHits: readonly VariantHits[]) => {
     if (lists !== 'hybrid') return;
     const ids = fuse(rankedLists(lexicalHits, w, hintWeight, lists, extra), rrfK)
@@ -252,7 +253,7 @@ export async function retrieve(variants: readonly QueryVariant[], deps: Retrieve
     const records = deps.store.get(ids);
     // Awaited below, after the vector search; a failure meanwhile is not an unhandled rejection.
     records.catch(() => undefined);
-    early = { ids: new Set(ids), records };
+    early.read = { ids: new Set(ids), records };
   };
   const hits = await searchVariants(
     variants,
@@ -271,7 +272,7 @@ export async function retrieve(variants: readonly QueryVariant[], deps: Retrieve
   );
   const top = fused.slice(0, limit);
   const ids = top.map((f) => f.id);
-  const read = early as EarlyRead | null;
+  const read = early.read;
   const late = read ? ids.filter((id) => !read.ids.has(id)) : ids;
   const [earlyRecords, lateRecords, sims] = await Promise.all([
     read ? read.records : Promise.resolve([]),
