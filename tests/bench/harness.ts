@@ -74,6 +74,7 @@ export function percentile(values: readonly number[], p: number): number {
  * it, runs `work` alone. The Node counterpart of the browser benches' profiles (tests/bench/run.ts).
  */
 export async function nodeProfiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (process.env.BENCH_HEAP_PROFILE) return nodeHeapProfiled(process.env.BENCH_HEAP_PROFILE, name, work);
   const dir = process.env.BENCH_CPU_PROFILE;
   if (!dir) return work();
   const { Session } = await import('node:inspector/promises');
@@ -87,6 +88,35 @@ export async function nodeProfiled<T>(name: string, work: () => Promise<T>): Pro
   } finally {
     const { profile } = await session.post('Profiler.stop');
     await writeCpuProfile(dir, name, profile);
+    session.disconnect();
+  }
+}
+
+/**
+ * With BENCH_HEAP_PROFILE=DIR (instead of BENCH_CPU_PROFILE), runs `work` under the inspector's
+ * sampling heap profiler, every allocation counted whether or not a collection freed it since, and
+ * writes `<name>-<time>.heapprofile` to DIR (DevTools' Memory tab opens it): where a run allocates.
+ */
+async function nodeHeapProfiled<T>(dir: string, name: string, work: () => Promise<T>): Promise<T> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 32 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `${name}-${Date.now()}.heapprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    console.log(`  heap profile of ${name}: ${file}`);
     session.disconnect();
   }
 }
