@@ -92,65 +92,6 @@ describe('Bm25Index', () => {
     }
   });
 
-  it('answers several queries in one pass exactly as each alone (scores, order, filter, removals)', () => {
-    fc.assert(
-      fc.property(
-        docsArb,
-        fc.array(fc.nat(), { maxLength: 10 }),
-        fc.array(fc.array(vocab, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
-        fc.integer({ min: 1, max: 12 }),
-        fc.boolean(),
-        (entries, picks, queries, k, filtered) => {
-          const index = new Bm25Index({}, split);
-          for (const [id, tokens] of entries) index.add(id, tokens.join(' '));
-          for (const pick of picks) index.remove(entries[pick % entries.length]![0]);
-          const accept = filtered ? (id: string) => id.charCodeAt(0) % 2 === 0 : undefined;
-          const alone = queries.map((q) => index.searchTerms(q, k, accept));
-          expect(index.searchManyTerms(queries, k, accept)).toEqual(alone);
-          // A query with no known term answers nothing and changes nothing for the others.
-          expect(index.searchManyTerms([['unheard'], ...queries], k, accept)).toEqual([[], ...alone]);
-        },
-      ),
-    );
-  });
-
-  it('keeps a correct top k for every query of a batch while pruning each by its own k-th score', () => {
-    const rng = seededRng(10);
-    const common = ['moss', 'stone', 'pond'];
-    const rare = ['lantern', 'gravel', 'maple', 'tea', 'rake', 'koi', 'bridge', 'pine'];
-    const docs = new Map<string, string[]>();
-    for (let i = 0; i < 3000; i++) {
-      const tokens: string[] = [];
-      for (const word of common) for (let n = Math.floor(rng() * 3); n > 0; n--) tokens.push(word);
-      if (rng() < 0.02) tokens.push(rare[Math.floor(rng() * rare.length)]!);
-      if (tokens.length === 0) tokens.push('water');
-      docs.set(`d${i}`, tokens);
-    }
-    const index = new Bm25Index({}, split);
-    for (const [id, tokens] of docs) index.add(id, tokens.join(' '));
-    // Variants of one prompt share terms, as the recall's query variants do.
-    const queries = [
-      ['lantern', 'moss', 'stone'],
-      ['moss', 'stone'],
-      ['koi', 'pine', 'pond', 'moss'],
-      ['tea'],
-      ['stone', 'lantern', 'tea', 'pond'],
-    ];
-    for (const k of [1, 5, 10]) {
-      const batch = index.searchManyTerms(queries, k);
-      queries.forEach((query, q) => {
-        const expected = reference(docs, query);
-        const hits = batch[q]!;
-        expect(hits.length).toBe(Math.min(k, expected.size));
-        for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.id)!, 4);
-        const kth = hits[hits.length - 1]!.score;
-        const returned = new Set(hits.map((h) => h.id));
-        for (const [id, score] of expected) if (!returned.has(id)) expect(score).toBeLessThanOrEqual(kth + 1e-4);
-        expect(hits).toEqual(index.searchTerms(query, k));
-      });
-    }
-  });
-
   it('with a filter, returns the top k of the accepted documents (pruning bounded by them, not by refused ones)', () => {
     const rng = seededRng(11);
     const docs = new Map<string, string[]>();

@@ -53,29 +53,6 @@ describe('retrieve', () => {
     expect(got.candidates.map((c) => [c.record.id, c.signals])).toEqual(expected.candidates.map((c) => [c.record.id, c.signals]));
   });
 
-  it('asks a keyword searcher with searchMany once, for the variants its lists are searched for, in their order', async () => {
-    const variants = [
-      { kind: 'concept' as const, text: 'prune japanese maple' },
-      { kind: 'method' as const, text: 'maple winter pruning', weight: 0.005 }, // below MIN_LIST_WEIGHT: not searched
-      { kind: 'continuity' as const, text: 'moss shade', weight: 0.05 },
-    ];
-    const alone = await recordsIndex(records);
-    const expected = await retrieve(variants, alone, { weights: { bm25: 1, vector: 0.1 } });
-    const batched = await recordsIndex(records);
-    const single = vi.spyOn(batched.lexical, 'search');
-    const searchMany = vi.fn((queries: readonly string[], k: number) => Promise.all(queries.map((q) => alone.lexical.search(q, k))));
-    const got = await retrieve(
-      variants,
-      { ...batched, lexical: { ...batched.lexical, searchMany } },
-      { weights: { bm25: 1, vector: 0.1 } },
-    );
-    expect(searchMany).toHaveBeenCalledTimes(1);
-    expect(searchMany.mock.calls[0]![0]).toEqual(['prune japanese maple', 'moss shade']);
-    expect(single).not.toHaveBeenCalled();
-    expect(got.candidates.map((c) => [c.record.id, c.signals])).toEqual(expected.candidates.map((c) => [c.record.id, c.signals]));
-    expect(got.candidates.some((c) => c.record.id === 'moss' && c.signals.variants.includes('continuity'))).toBe(true);
-  });
-
   it('gives candidates found by BM25 alone an exact similarity for the floor', async () => {
     const deps = await recordsIndex(records);
     const knn = vi.spyOn(deps.vector, 'search').mockResolvedValue([]);

@@ -101,27 +101,6 @@ function findPosting(data: Uint32Array, length: number, doc: number): number {
   return -1;
 }
 
-/** A distinct known term of a batch of queries: its postings and BM25 weights. */
-interface QueryTerm {
-  token: string;
-  list: GrowableUint32;
-  idf: number;
-  /** The most it can add to a score: idf x (k1 + 1 + delta). */
-  bound: number;
-}
-
-/** One query of a batch: its terms, scores, scored documents and MaxScore state. */
-interface QueryState {
-  terms: ReadonlySet<QueryTerm>;
-  scores: Float32Array;
-  touched: GrowableUint32;
-  /** Bound of its terms not yet read. */
-  remaining: number;
-  pruned: boolean;
-}
-
-const EMPTY_SCORES = new Float32Array(0);
-
 export class Bm25Index {
   readonly options: Bm25Options;
   private readonly analyzer: (text: string) => string[];
@@ -134,8 +113,7 @@ export class Bm25Index {
   private live = new Uint8Array(1024);
   private liveCount = 0;
   private liveLength = 0;
-  /** One score array per query of a batch, reused: all zeros between searches. */
-  private scores: Float32Array[] = [];
+  private scores = new Float32Array(0);
 
   constructor(options: Partial<Bm25Options> = {}, analyzer: (text: string) => string[] = analyze) {
     this.options = { ...DEFAULT_BM25, ...options };
@@ -210,11 +188,6 @@ export class Bm25Index {
     return this.searchTerms(this.analyzer(query), k, accept);
   }
 
-  /** The terms this index reads in a query (its analyzer's), for `searchManyTerms`. */
-  analyzeQuery(query: string): string[] {
-    return this.analyzer(query);
-  }
-
   /**
    * Exact top-k with term-at-a-time pruning (the MaxScore bound): terms are scored from the
    * highest possible contribution (idf x (k1 + 1 + delta)) down; once the terms left could add
@@ -225,121 +198,67 @@ export class Bm25Index {
    * refuses is never scored, so the bound and the top k are those of the accepted documents.
    */
   searchTerms(queryTerms: readonly string[], k = 10, accept?: (id: string) => boolean): Bm25Hit[] {
-    return this.searchManyTerms([queryTerms], k, accept)[0]!;
-  }
-
-  /**
-   * `searchTerms` for several queries in one pass over their terms: each posting list is read once
-   * for every query that scores it in full (or checks it against the documents it already scored),
-   * not once per query. A recall's query variants are the prompt, the prompt without its frame and
-   * subsets of its words, so they share nearly every term. Each query keeps its own scores, bound
-   * and pruning, and terms are taken in one order (highest bound first, ties by the term), so each
-   * query's hits equal what it gets alone, scores included.
-   */
-  searchManyTerms(queries: readonly (readonly string[])[], k = 10, accept?: (id: string) => boolean): Bm25Hit[][] {
-    if (this.liveCount === 0 || k <= 0) return queries.map(() => []);
+    if (this.liveCount === 0 || k <= 0) return [];
     const { k1, b, delta } = this.options;
     const stored = this.ids.length;
+    if (this.scores.length < stored) this.scores = new Float32Array(Math.max(stored, this.scores.length * 2));
+    const scores = this.scores;
     const lengths = this.lengths.data;
     const live = this.live;
     const avgdl = this.liveLength / this.liveCount || 1;
     const base = k1 * (1 - b);
     const perToken = (k1 * b) / avgdl;
-    const known = new Map<string, QueryTerm>();
-    const states: QueryState[] = queries.map((query, q) => {
-      const own = new Set<QueryTerm>();
-      let remaining = 0;
-      for (const token of query) {
-        let term = known.get(token);
-        if (!term) {
-          const id = this.termIds.get(token);
-          if (id === undefined) continue;
-          const list = this.postings[id]!;
-          const idf = Math.log(1 + (stored - list.length + 0.5) / (list.length + 0.5));
-          term = { token, list, idf, bound: idf * (k1 + 1 + delta) };
-          known.set(token, term);
-        }
-        if (own.has(term)) continue;
-        own.add(term);
-        remaining += term.bound;
-      }
-      return {
-        terms: own,
-        scores: own.size > 0 ? this.scoreArray(q, stored) : EMPTY_SCORES,
-        touched: new GrowableUint32(256),
-        remaining,
-        pruned: false,
-      };
-    });
-    const order = [...known.values()].sort((x, y) => y.bound - x.bound || (x.token < y.token ? -1 : x.token > y.token ? 1 : 0));
-    // Per term: the queries scoring its whole list, and those only looking it up for their scored documents.
-    const full: QueryState[] = [];
-    const scan: QueryState[] = [];
-    for (const term of order) {
-      const { list, idf, bound } = term;
+    const terms: { list: GrowableUint32; idf: number; bound: number }[] = [];
+    for (const token of new Set(queryTerms)) {
+      const term = this.termIds.get(token);
+      if (term === undefined) continue;
+      const list = this.postings[term]!;
+      const idf = Math.log(1 + (stored - list.length + 0.5) / (list.length + 0.5));
+      terms.push({ list, idf, bound: idf * (k1 + 1 + delta) });
+    }
+    terms.sort((x, y) => y.bound - x.bound);
+    let remaining = terms.reduce((sum, t) => sum + t.bound, 0);
+    const touched = new GrowableUint32(256);
+    let pruned = false;
+    for (const { list, idf, bound } of terms) {
+      if (!pruned && touched.length >= k && remaining < kthScore(scores, touched, k)) pruned = true;
+      remaining -= bound;
       const data = list.data;
       const df = list.length;
       const weight = idf * (k1 + 1);
       const floor = idf * delta;
-      full.length = 0;
-      scan.length = 0;
-      for (const s of states) {
-        if (!s.terms.has(term)) continue;
-        if (!s.pruned && s.touched.length >= k && s.remaining < kthScore(s.scores, s.touched, k)) s.pruned = true;
-        s.remaining -= bound;
-        if (!s.pruned) full.push(s);
-        else if (s.touched.length * Math.log2(df + 1) < df) {
-          const scores = s.scores;
-          for (const doc of s.touched.view()) {
-            const at = findPosting(data, df, doc);
-            if (at < 0) continue;
-            const tf = data[at]! & TF_MAX;
-            scores[doc]! += (weight * tf) / (tf + base + perToken * lengths[doc]!) + floor;
+      const add = (doc: number, tf: number) => (scores[doc]! += (weight * tf) / (tf + base + perToken * lengths[doc]!) + floor);
+      if (!pruned) {
+        for (let i = 0; i < df; i++) {
+          const posting = data[i]!;
+          const doc = posting >>> TF_BITS;
+          if (live[doc] === 0) continue;
+          if (scores[doc] === 0) {
+            // Refused documents stay at 0: the pruned passes below never score them either.
+            if (accept && !accept(this.ids[doc]!)) continue;
+            touched.push(doc);
           }
-        } else scan.push(s);
-      }
-      if (full.length + scan.length === 0) continue;
-      for (let i = 0; i < df; i++) {
-        const posting = data[i]!;
-        const doc = posting >>> TF_BITS;
-        const tf = posting & TF_MAX;
-        const add = (weight * tf) / (tf + base + perToken * lengths[doc]!) + floor;
-        // Scored in full: every live document (refused ones stay at 0; the pruned passes never score them either).
-        if (live[doc] !== 0) {
-          for (let f = 0; f < full.length; f++) {
-            const s = full[f]!;
-            if (s.scores[doc] === 0) {
-              if (accept && !accept(this.ids[doc]!)) continue;
-              s.touched.push(doc);
-            }
-            s.scores[doc]! += add;
-          }
+          add(doc, posting & TF_MAX);
         }
-        // Pruned: only documents the query already scored.
-        for (let p = 0; p < scan.length; p++) {
-          const scores = scan[p]!.scores;
-          if (scores[doc] !== 0) scores[doc]! += add;
+      } else if (touched.length * Math.log2(df + 1) < df) {
+        for (const doc of touched.view()) {
+          const at = findPosting(data, df, doc);
+          if (at >= 0) add(doc, data[at]! & TF_MAX);
+        }
+      } else {
+        for (let i = 0; i < df; i++) {
+          const doc = data[i]! >>> TF_BITS;
+          if (scores[doc] !== 0) add(doc, data[i]! & TF_MAX);
         }
       }
     }
-    return states.map((s) => {
-      const top = new TopK(k);
-      for (const doc of s.touched.view()) {
-        top.push(doc, s.scores[doc]!);
-        s.scores[doc] = 0;
-      }
-      return top.result().map((hit) => ({ id: this.ids[hit.index]!, score: hit.score }));
-    });
-  }
-
-  /** The q-th query's score array, all zeros, for `stored` documents (kept between searches: each search zeroes what it touched). */
-  private scoreArray(q: number, stored: number): Float32Array {
-    let scores = this.scores[q];
-    if (!scores || scores.length < stored) {
-      scores = new Float32Array(Math.max(stored, (scores?.length ?? 0) * 2));
-      this.scores[q] = scores;
+    const top = new TopK(k);
+    const touchedDocs = touched.view();
+    for (const doc of touchedDocs) {
+      top.push(doc, scores[doc]!);
+      scores[doc] = 0;
     }
-    return scores;
+    return top.result().map((hit) => ({ id: this.ids[hit.index]!, score: hit.score }));
   }
 
   /**

@@ -32,11 +32,6 @@ export interface LexicalSearcher {
   /** The top `k` records for a free-text query, best first. An empty query returns []. */
   search(query: string, k: number): Promise<LexicalHit[]>;
   /**
-   * `search` for several queries, one list each, as each alone would get it (one pass over the
-   * terms they share). Absent: each query is searched on its own.
-   */
-  searchMany?(queries: readonly string[], k: number): Promise<LexicalHit[][]>;
-  /**
    * The query's terms with this index's statistics, and which of them each id's document holds
    * (what the model-free relevance judgment reads). Absent: the judgment does not run.
    */

@@ -126,7 +126,7 @@ async function searchVariants(
   const lexical = (variant: QueryVariant) => lists !== 'vector' && searched(variant, w.bm25);
   const hints = deps.hints;
   const [bm25Lists, hintLists] = await Promise.all([
-    lexicalLists(variants.map(lexical), variants, deps.lexical, k),
+    Promise.all(variants.map((variant) => (lexical(variant) ? deps.lexical.search(variant.text, k) : Promise.resolve([])))),
     Promise.all(
       variants.map((variant) =>
         hints && lexical(variant) && variant.kind !== 'authority' && (variant.weight ?? 1) * w.bm25 * hintWeight >= MIN_HINT_LIST_WEIGHT
@@ -149,20 +149,6 @@ async function searchVariants(
   const knnOf = new Map<number, VectorHit[]>();
   wanted.forEach((i, n) => knnOf.set(i, knn[n] ?? []));
   return hits.map((h, i) => ({ ...h, vector: vectors[i] ?? null, knn: knnOf.get(i) ?? [] }));
-}
-
-/** The BM25 list of each variant it searches (`wanted`), in one batch when the searcher takes one; [] for the others. */
-async function lexicalLists(
-  wanted: readonly boolean[],
-  variants: readonly QueryVariant[],
-  lexical: LexicalSearcher,
-  k: number,
-): Promise<LexicalHit[][]> {
-  if (!lexical.searchMany) return Promise.all(variants.map((v, i) => (wanted[i] ? lexical.search(v.text, k) : Promise.resolve([]))));
-  const asked = variants.flatMap((v, i) => (wanted[i] ? [v.text] : []));
-  const found = asked.length > 0 ? await lexical.searchMany(asked, k) : [];
-  let next = 0;
-  return variants.map((_, i) => (wanted[i] ? (found[next++] ?? []) : []));
 }
 
 function emptySignals(): RetrievalSignals {

@@ -52,12 +52,6 @@ export class Bm25Holder {
     return this.index.search(query, k, accept).map((hit) => ({ id: hit.id, score: hit.score }));
   }
 
-  /** `search` for several queries in one pass over their shared terms (Bm25Index.searchManyTerms). */
-  searchMany(queries: readonly string[], k: number): LexicalHit[][] {
-    const analyzed = queries.map((q) => this.index.analyzeQuery(q));
-    return this.index.searchManyTerms(analyzed, k).map((hits) => hits.map((hit) => ({ id: hit.id, score: hit.score })));
-  }
-
   explain(query: string, ids: readonly string[]): Bm25Explanation {
     return this.index.explain(query, ids);
   }

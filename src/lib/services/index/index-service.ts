@@ -117,10 +117,6 @@ export class IndexService {
     return this.parts.bm25.search(query, k);
   }
 
-  async lexicalSearchMany(queries: readonly string[], k: number): Promise<LexicalHit[][]> {
-    return this.parts.bm25.searchMany(queries, k);
-  }
-
   async vectorSearch(vector: Float32Array, k: number): Promise<VectorHit[]> {
     const model = this.parts.indexes.serving.model;
     if (!model) return [];
@@ -223,11 +219,7 @@ export class IndexService {
   /** This index as the recall service reads it. */
   recallSources(): RecallSources {
     return {
-      lexical: {
-        search: (query, k) => this.lexicalSearch(query, k),
-        searchMany: (queries, k) => this.lexicalSearchMany(queries, k),
-        explain: async (query, ids) => this.parts.bm25.explain(query, ids),
-      },
+      lexical: { search: (query, k) => this.lexicalSearch(query, k), explain: async (query, ids) => this.parts.bm25.explain(query, ids) },
       vector: {
         search: (vector, k) => this.vectorSearch(vector, k),
         searchMany: (vectors, k) => this.vectorSearchMany(vectors, k),
