@@ -79,7 +79,9 @@ const TEMPORAL = new RegExp(
     '\\b(?:on|every|by)\\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\\b',
     '\\b(?:\\w+|\\d+)\\s+(?:days|weeks|months|years)\\s+ago\\b',
   ].join('|'),
-  'iu',
+  // ASCII only, so no 'u': with it V8 matched about six times slower (15 -> 2.5 us on a 155-character
+  // turn), and it only let "ſep" match "sep".
+  'i',
 );
 
 const DECIDING_CATEGORIES = new Set(['Decisions', 'Constraints']);
