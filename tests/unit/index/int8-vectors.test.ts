@@ -6,6 +6,7 @@ import { Int8Ivf } from '../../../src/lib/core/index/int8-ivf';
 import { INT8_KERNEL_WASM_BASE64 } from '../../../src/lib/core/index/int8-kernel-bytes';
 import { Int8Kernel, KERNEL_BLOCK } from '../../../src/lib/core/index/int8-kernel';
 import { asymmetricDot, quantize } from '../../../src/lib/core/index/int8-quantize';
+import { Int8Columns } from '../../../src/lib/core/index/int8-columns';
 import { Int8Vectors } from '../../../src/lib/core/index/int8-vectors';
 import { seededRng } from '../../factories/rng';
 
@@ -241,5 +242,89 @@ describe('int8 rows saved and read back (exportRows / importRows)', () => {
     expect(() => b.importRows({ ...saved, labels: Int32Array.from([1, 1]) })).toThrow(/repeat a label/u);
     expect(b.size).toBe(0);
     expect(b.search(unit(rng), 5)).toEqual([]);
+  });
+});
+
+/** Unit vectors with `nonZero` random dimensions set, as the lexical embedder's hashed features are. */
+function sparseUnit(rng: () => number, nonZero: number, dims = DIMS): Float32Array {
+  const v = new Float32Array(dims);
+  for (let n = 0; n < nonZero; n++) v[Math.floor(rng() * dims)] = rng() * 2 - 1;
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+describe('int8 column scan (sparse queries)', () => {
+  it("gives exactly the row kernel's dot products, past a block and in a part-filled last one", () => {
+    const rng = seededRng(51);
+    const rows = KERNEL_BLOCK + 300;
+    const kernel = new Int8Kernel(DIMS, rows);
+    const columns = Int8Columns.create(DIMS)!;
+    expect(columns).not.toBeNull();
+    const values = Int8Array.from({ length: rows * DIMS }, () => (rng() < 0.3 ? Math.floor(rng() * 256) - 128 : 0));
+    kernel.rows().set(values);
+    columns.fill(values, rows - 1);
+    columns.setRow(rows - 1, values.subarray((rows - 1) * DIMS)); // the last row written alone
+    const query = new Int8Array(DIMS);
+    for (const d of [0, 5, 17, 40, 63]) query[d] = Math.floor(rng() * 255) - 127;
+    query[9] = -128;
+    kernel.setQuery(query);
+    expect(columns.setQuery(query)).toBe(6);
+    for (const start of [0, KERNEL_BLOCK]) {
+      const count = Math.min(KERNEL_BLOCK, rows - start);
+      expect(Array.from(columns.scan(start, count))).toEqual(Array.from(kernel.scan(start, count)));
+    }
+    expect(() => columns.scan(100, 10)).toThrow(RangeError);
+    expect(() => columns.scan(2 * KERNEL_BLOCK, 1)).toThrow(RangeError);
+  });
+
+  it('answers sparse queries as the row scan does, through adds, replacements, deletes, compaction and a read-back', () => {
+    const rng = seededRng(52);
+    const withColumns = new Int8Vectors(DIMS, 16);
+    const rowsOnly = new Int8Vectors(DIMS, 16, { columns: false });
+    const both = (f: (v: Int8Vectors) => void) => [withColumns, rowsOnly].forEach(f);
+    const vectors = Array.from({ length: 900 }, () => sparseUnit(rng, 12));
+    vectors.slice(0, 600).forEach((v, i) => both((x) => x.set(i, v)));
+    const sparseQueries = Array.from({ length: 12 }, () => sparseUnit(rng, 6));
+    const denseQuery = unit(rng);
+    const check = () => {
+      for (const q of sparseQueries) expect(withColumns.search(q, 10)).toEqual(rowsOnly.search(q, 10));
+      const mixed = [sparseQueries[0]!, denseQuery, sparseQueries[1]!];
+      expect(withColumns.searchMany(mixed, 10)).toEqual(rowsOnly.searchMany(mixed, 10));
+    };
+    const before = withColumns.bytes;
+    check();
+    expect(withColumns.bytes).toBeGreaterThan(before); // the column copy was built by the first sparse query
+    expect(rowsOnly.search(sparseQueries[0]!, 1)[0]!.label).toBe(withColumns.search(sparseQueries[0]!, 1)[0]!.label);
+    // Rows added and replaced after the copy exists are found through it.
+    vectors.slice(600).forEach((v, i) => both((x) => x.set(600 + i, v)));
+    both((x) => x.set(3, sparseQueries[2]!));
+    expect(withColumns.search(sparseQueries[2]!, 1)[0]!.label).toBe(3);
+    check();
+    // Enough deletes to compact (rows move), then the same answers.
+    for (let i = 0; i < 900; i += 3) both((x) => x.delete(i));
+    expect(withColumns.rowCount).toBeLessThan(900); // compacted on the way
+    check();
+    const readBack = new Int8Vectors(DIMS, 16);
+    readBack.importRows(withColumns.exportRows());
+    const built = readBack.bytes; // sparse rows read back get their copy at once, not at the first query
+    for (const q of sparseQueries) expect(readBack.search(q, 10)).toEqual(rowsOnly.search(q, 10));
+    expect(readBack.bytes).toBe(built);
+    const plain = new Int8Vectors(DIMS, 16, { columns: false });
+    plain.importRows(withColumns.exportRows());
+    expect(built).toBeGreaterThan(plain.bytes);
+  });
+
+  it('keeps no column copy for dense rows read back, and scans a dense query by row', () => {
+    const rng = seededRng(53);
+    const dense = new Int8Vectors(DIMS, 16);
+    clustered(rng, 300, 6).forEach((v, i) => dense.set(i, v));
+    const readBack = new Int8Vectors(DIMS, 16);
+    readBack.importRows(dense.exportRows());
+    const plain = new Int8Vectors(DIMS, 16, { columns: false });
+    plain.importRows(dense.exportRows());
+    expect(readBack.bytes).toBe(plain.bytes);
+    const q = unit(rng);
+    expect(readBack.search(q, 10)).toEqual(plain.search(q, 10));
+    expect(readBack.bytes).toBe(plain.bytes);
   });
 });
