@@ -83,7 +83,14 @@ export const DEFAULT_BM25: Bm25Options = { k1: 1.2, b: 0.75, delta: 1 };
 function kthScore(scores: Float32Array, touched: GrowableUint32, k: number): number {
   const top = new TopK(k);
   const docs = touched.view();
-  for (let i = 0; i < docs.length; i++) top.push(docs[i]!, scores[docs[i]!]!);
+  // A score below the k-th kept one cannot change it: most documents of a long list end here.
+  let floor = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < docs.length; i++) {
+    const score = scores[docs[i]!]!;
+    if (score < floor) continue;
+    top.push(docs[i]!, score);
+    floor = top.worst();
+  }
   return top.worst();
 }
 
