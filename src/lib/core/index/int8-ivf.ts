@@ -60,7 +60,8 @@ export class Int8Ivf {
   constructor(dims: number, options: { capacity?: number; params?: Partial<IvfParams>; rng: () => number; simd?: boolean }) {
     this.params = { ...DEFAULT_IVF, ...options.params };
     this.rng = options.rng;
-    this.store = new Int8Vectors(dims, options.capacity ?? 1024, { simd: options.simd, autoCompact: false });
+    // The lists scan rows by id and by segment; the column copy's whole-index scan would go unused.
+    this.store = new Int8Vectors(dims, options.capacity ?? 1024, { simd: options.simd, autoCompact: false, columns: false });
     this.centroidQuery = new Int8Array(dims);
   }
 

@@ -84,7 +84,7 @@ export class Int8Vectors {
     return this.used;
   }
 
-  /** Bytes held: the kernel's memory, the per-row columns, and about 40 bytes a label-map entry. */
+  /** Bytes held: the kernel's memory, the column copy (once built), the per-row arrays, and about 40 bytes a label-map entry. */
   get bytes(): number {
     return (
       this.kernel.bytes +
