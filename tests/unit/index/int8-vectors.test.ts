@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assembleKernel } from '../../../scripts/int8-kernel-assemble';
 import { FlatVectors } from '../../../src/lib/core/index/exact';
 import { Int8Ivf } from '../../../src/lib/core/index/int8-ivf';
@@ -306,15 +306,39 @@ describe('int8 column scan (sparse queries)', () => {
     check();
     const readBack = new Int8Vectors(DIMS, 16);
     readBack.importRows(withColumns.exportRows());
-    const built = readBack.bytes; // sparse rows read back get their copy at once, not at the first query
-    for (const q of sparseQueries) expect(readBack.search(q, 10)).toEqual(rowsOnly.search(q, 10));
-    expect(readBack.bytes).toBe(built);
     const plain = new Int8Vectors(DIMS, 16, { columns: false });
     plain.importRows(withColumns.exportRows());
+    expect(readBack.bytes).toBe(plain.bytes);
+    // Sparse rows get their copy when asked ahead of the first query (the index worker does, after a load).
+    expect(readBack.prepareColumns()).toBe(true);
+    const built = readBack.bytes;
     expect(built).toBeGreaterThan(plain.bytes);
+    for (const q of sparseQueries) expect(readBack.search(q, 10)).toEqual(rowsOnly.search(q, 10));
+    expect(readBack.bytes).toBe(built);
+    expect(plain.prepareColumns()).toBe(false);
   });
 
-  it('keeps no column copy for dense rows read back, and scans a dense query by row', () => {
+  it('scans the rows for good when memory for the column copy runs out', () => {
+    const rng = seededRng(54);
+    const index = new Int8Vectors(DIMS, 16);
+    const plain = new Int8Vectors(DIMS, 16, { columns: false });
+    const vectors = Array.from({ length: 200 }, () => sparseUnit(rng, 12));
+    vectors.forEach((v, i) => [index, plain].forEach((x) => x.set(i, v)));
+    const full = vi.spyOn(Int8Columns.prototype, 'fill').mockImplementation(() => {
+      throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+    });
+    try {
+      const q = sparseUnit(rng, 6);
+      expect(index.search(q, 10)).toEqual(plain.search(q, 10));
+      expect(index.prepareColumns()).toBe(false);
+      expect(index.bytes).toBe(plain.bytes);
+      expect(full).toHaveBeenCalledTimes(1); // not tried again
+    } finally {
+      full.mockRestore();
+    }
+  });
+
+  it('keeps no column copy for dense rows, even when asked ahead, and scans a dense query by row', () => {
     const rng = seededRng(53);
     const dense = new Int8Vectors(DIMS, 16);
     clustered(rng, 300, 6).forEach((v, i) => dense.set(i, v));
@@ -322,6 +346,7 @@ describe('int8 column scan (sparse queries)', () => {
     readBack.importRows(dense.exportRows());
     const plain = new Int8Vectors(DIMS, 16, { columns: false });
     plain.importRows(dense.exportRows());
+    expect(readBack.prepareColumns()).toBe(false);
     expect(readBack.bytes).toBe(plain.bytes);
     const q = unit(rng);
     expect(readBack.search(q, 10)).toEqual(plain.search(q, 10));

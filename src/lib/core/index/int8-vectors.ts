@@ -61,7 +61,8 @@ export class Int8Vectors {
   private readonly autoCompact: boolean;
   /** The rows by dimension, for sparse queries; null until the first one (and where SIMD does not run). */
   private columns: Int8Columns | null = null;
-  private readonly useColumns: boolean;
+  /** False where SIMD does not run, when asked (`columns: false`), or once memory for the copy ran out. */
+  private useColumns: boolean;
 
   constructor(dims: number, capacity = 1024, options: Int8VectorsOptions = {}) {
     this.dims = dims;
@@ -132,7 +133,7 @@ export class Int8Vectors {
       this.live[row] = 1;
     }
     this.factors[row] = quantizeInto(vector, this.kernel.row(row));
-    this.columns?.setRow(row, this.kernel.row(row));
+    if (this.columns) this.keepColumns(() => this.columns!.setRow(row, this.kernel.row(row)));
     return row;
   }
 
@@ -204,7 +205,7 @@ export class Int8Vectors {
     this.live.fill(0, n);
     this.rowOf.clear();
     for (let row = 0; row < n; row++) this.rowOf.set(this.labels[row]!, row);
-    this.columns?.fill(this.kernel.rows(), n);
+    if (this.columns) this.buildColumns();
   }
 
   /** Copies of the live rows, in row order (dead rows left out). */
@@ -239,10 +240,7 @@ export class Int8Vectors {
     this.factors.set(saved.factors);
     this.live.fill(1, 0, n);
     this.used = n;
-    // Rows read back whole (a reload) get their column copy now when they look sparse, so the first
-    // query does not wait for it.
     if (this.columns) this.buildColumns();
-    else this.prepareColumns();
     for (let row = 0; row < n; row++) this.rowOf.set(saved.labels[row]!, row);
     if (this.rowOf.size !== n) {
       this.rowOf.clear();
@@ -281,18 +279,36 @@ export class Int8Vectors {
 
   /**
    * Builds the column copy now when the rows look sparse (else the first sparse query builds it):
-   * what a read-back does, and what a benchmark does to count the copy in the build. True when built.
+   * what the index worker does right after loading a vault's vectors, and what a benchmark does to
+   * count the copy in the build. True when the copy exists.
    */
   prepareColumns(): boolean {
-    return this.rowsLookSparse() && this.buildColumns() !== null;
+    if (!this.columns && this.rowsLookSparse()) this.buildColumns();
+    return this.columns !== null;
   }
 
-  /** Fills the column copy from the rows (made first if there is none); null where SIMD does not run. */
+  /** Fills the column copy from the rows (made first if there is none); null where it cannot be kept. */
   private buildColumns(): Int8Columns | null {
     if (!this.useColumns) return null;
-    this.columns ??= Int8Columns.create(this.dims);
-    this.columns?.fill(this.kernel.rows(), this.used);
+    this.keepColumns(() => {
+      this.columns ??= Int8Columns.create(this.dims);
+      this.columns?.fill(this.kernel.rows(), this.used);
+    });
     return this.columns;
+  }
+
+  /**
+   * Runs a change of the column copy; when its memory cannot grow (a browser's limit), drops the
+   * copy for good: every query then scans the rows, as without it.
+   */
+  private keepColumns(change: () => void): void {
+    try {
+      change();
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      this.columns = null;
+      this.useColumns = false;
+    }
   }
 
   /**
