@@ -111,22 +111,22 @@ async function nodeHeapProfiled<T>(dir: string, name: string, work: () => Promis
     return await work();
   } finally {
     const { profile } = await session.post('HeapProfiler.stopSampling');
-    const { mkdir, writeFile } = await import('node:fs/promises');
-    const { join } = await import('node:path');
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `${name}-${Date.now()}.heapprofile`);
-    await writeFile(file, JSON.stringify(profile));
-    console.log(`  heap profile of ${name}: ${file}`);
+    await writeProfile(dir, name, profile, 'heap');
     session.disconnect();
   }
 }
 
 /** Writes a sampling profile to DIR as `<name>-<time>.cpuprofile` and says where (Node and Chromium profiles alike). */
 export async function writeCpuProfile(dir: string, name: string, profile: unknown): Promise<void> {
+  await writeProfile(dir, name, profile, 'cpu');
+}
+
+/** Writes a CPU (`.cpuprofile`) or heap (`.heapprofile`) sampling profile to DIR and says where. */
+async function writeProfile(dir: string, name: string, profile: unknown, kind: 'cpu' | 'heap'): Promise<void> {
   const { mkdir, writeFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
   await mkdir(dir, { recursive: true });
-  const file = join(dir, `${name}-${Date.now()}.cpuprofile`);
+  const file = join(dir, `${name}-${Date.now()}.${kind}profile`);
   await writeFile(file, JSON.stringify(profile));
-  console.log(`  CPU profile of ${name}: ${file}`);
+  console.log(`  ${kind === 'cpu' ? 'CPU' : 'heap'} profile of ${name}: ${file}`);
 }
