@@ -89,8 +89,15 @@ export class IndexService {
     if (this.parts.catalog.size > 0) {
       void this.warm().catch(() => undefined);
       // The int8 scan's column copy (sparse queries: the lexical embedder's) is built now, after the
-      // load, not by the first recall: about half a second at 300k vectors.
-      setTimeout(() => this.parts.indexes.serving.model?.prepareSearch(), 0);
+      // load, not by the first recall: about half a second at 300k vectors. Should it fail, the
+      // first sparse query builds it (or says why).
+      setTimeout(() => {
+        try {
+          this.parts.indexes.serving.model?.prepareSearch();
+        } catch {
+          // Left to the first query, as above.
+        }
+      }, 0);
     }
     if (!this.parts.readOnly && embedPlan(this.parts).length > 0) await this.queueEmbedding();
     // Triples written by an older recipe (or by none: a vault from before them) are written again.
