@@ -90,11 +90,6 @@ export class VectorIndex {
     return this.graph?.structure ?? 'hnsw';
   }
 
-  /** Builds what speeds up the first search (the int8 scan's column copy), if anything. */
-  prepareSearch(): void {
-    this.graph?.prepareSearch();
-  }
-
   private get hnsw(): VectorPoints {
     if (!this.graph) fail('index/failed', `The vector index ${this.name} is not loaded yet (await load() before adding).`);
     return this.graph;

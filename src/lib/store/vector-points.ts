@@ -31,8 +31,6 @@ export interface VectorPoints {
   /** Labels the structure still holds as deleted (int8 drops them: none). */
   deletedLabels(): number[];
   setEf(ef: number): void;
-  /** Builds what speeds up searches, ahead of the first (int8: the column copy of sparse rows). */
-  prepareSearch(): void;
 }
 
 export class HnswPoints implements VectorPoints {
@@ -68,9 +66,6 @@ export class HnswPoints implements VectorPoints {
   }
   setEf(ef: number): void {
     this.graph.setEfSearch(ef);
-  }
-  prepareSearch(): void {
-    // A graph has nothing to build ahead of its first search.
   }
 }
 
@@ -111,9 +106,6 @@ export class Int8Points implements VectorPoints {
   }
   setEf(): void {
     // An exact scan has no search breadth.
-  }
-  prepareSearch(): void {
-    this.rows.prepareColumns();
   }
 }
 

@@ -4,7 +4,6 @@
  * empty vault it loads nothing, and a failed load never fails the start.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { ModelIndex } from '../../../src/lib/services/index/model-index';
 import { harnessPool, importFixtures } from '../../factories/index-harness';
 
 const fresh = harnessPool();
@@ -19,21 +18,6 @@ describe('IndexService.start warms recall', () => {
     const reopened = await h.reopen({ warmRecall });
     expect(warmRecall).toHaveBeenCalledTimes(1);
     expect(reopened.service.parts.catalog.size).toBe(h.service.parts.catalog.size);
-  });
-
-  it("builds the vector scan's column copy right after the load, not at the first recall", async () => {
-    const h = await fresh();
-    await importFixtures(h);
-    await h.drain();
-    const prepared = vi.spyOn(ModelIndex.prototype, 'prepareSearch');
-    try {
-      const reopened = await h.reopen();
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      expect(prepared).toHaveBeenCalledTimes(1);
-      expect(prepared.mock.instances[0]).toBe(reopened.service.parts.indexes.serving.model);
-    } finally {
-      prepared.mockRestore();
-    }
   });
 
   it('loads nothing over an empty vault', async () => {

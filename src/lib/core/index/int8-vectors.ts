@@ -279,8 +279,7 @@ export class Int8Vectors {
 
   /**
    * Builds the column copy now when the rows look sparse (else the first sparse query builds it):
-   * what the index worker does right after loading a vault's vectors, and what a benchmark does to
-   * count the copy in the build. True when the copy exists.
+   * what a benchmark does to count the copy in the build. True when the copy exists.
    */
   prepareColumns(): boolean {
     if (!this.columns && this.rowsLookSparse()) this.buildColumns();

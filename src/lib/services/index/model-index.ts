@@ -125,11 +125,6 @@ export class ModelIndex {
     return indexName(this.deps.scope, this.embedderId);
   }
 
-  /** Builds what speeds up the first search (VectorIndex.prepareSearch). */
-  prepareSearch(): void {
-    this.index.prepareSearch();
-  }
-
   truth(): VectorTruth {
     const { vectors } = this.deps;
     return {
