@@ -1,7 +1,7 @@
 /**
  * int8 rows and the dot-product kernel that scans them: WebAssembly SIMD (int8-kernel.wat, 1,221
- * bytes with the column scan of int8-columns.ts) where the runtime validates it, otherwise the same integer arithmetic in plain
- * JavaScript (identical results, several times slower). The rows live in the kernel's memory and
+ * bytes with the column scan of int8-columns.ts) where the runtime validates it, otherwise the
+ * same integer arithmetic in plain JavaScript (identical results, several times slower). The rows live in the kernel's memory and
  * grow at its end, so adding rows never copies them.
  *
  * Why our own kernel: no maintained npm package ships a browser WebAssembly int8 distance kernel

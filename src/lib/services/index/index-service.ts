@@ -85,10 +85,8 @@ export class IndexService {
     // A vault with anything to recall prepares the read path now (warmReadPath), not while the
     // person waits on the first recall. An empty vault counts no tokens, so it loads nothing
     // (docs/BUNDLE.md). A failed load (offline before the chunk was cached) is retried by the
-    // first caller that needs it.
-    // The int8 scan's column copy (sparse queries) is left to the first recall: built here, in one
-    // piece, it held the worker's first answers back and the 300k reload took 10.9-11.5 s, against
-    // 9.3 s without it (docs/INDEX.md).
+    // first caller that needs it. The int8 scan's column copy is not built here but by the first
+    // sparse query: in one piece at start it held back the worker's first answers (docs/INDEX.md).
     if (this.parts.catalog.size > 0) void this.warm().catch(() => undefined);
     if (!this.parts.readOnly && embedPlan(this.parts).length > 0) await this.queueEmbedding();
     // Triples written by an older recipe (or by none: a vault from before them) are written again.
