@@ -255,11 +255,9 @@ export class Int8Vectors {
     if (k <= 0 || this.rowOf.size === 0) return [];
     const top = this.prepare(query, k);
     const columns = this.columnsFor(this.query);
-    for (let start = 0; start < this.used; start += KERNEL_BLOCK) {
-      const count = Math.min(KERNEL_BLOCK, this.used - start);
-      if (columns) this.score(start, count, columns.scan(start, count), top);
-      else this.scoreRows(start, count, top);
-    }
+    if (columns) this.scoreColumns(columns, top);
+    else
+      for (let start = 0; start < this.used; start += KERNEL_BLOCK) this.scoreRows(start, Math.min(KERNEL_BLOCK, this.used - start), top);
     return this.rerank(query, top, k);
   }
 
@@ -342,20 +340,22 @@ export class Int8Vectors {
       quantizeInto(q, out);
       return out;
     });
+    const tops = queries.map(() => new TopK(Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT)));
     // Sparse queries go through the column copy one by one (each reads only its own dimensions).
-    const dense = queries.flatMap((_, i) => (this.columnsFor(quantized[i]!) ? [] : [i]));
-    const tops = new Map(dense.map((i) => [i, new TopK(Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT))]));
+    const dense: number[] = [];
+    quantized.forEach((q, i) => {
+      const columns = this.columnsFor(q);
+      if (columns) this.scoreColumns(columns, tops[i]!);
+      else dense.push(i);
+    });
     for (let start = 0; dense.length > 0 && start < this.used; start += BATCH_ROWS) {
       const count = Math.min(BATCH_ROWS, this.used - start);
       for (const i of dense) {
         this.kernel.setQuery(quantized[i]!);
-        this.scoreRows(start, count, tops.get(i)!);
+        this.scoreRows(start, count, tops[i]!);
       }
     }
-    return queries.map((q, i) => {
-      const top = tops.get(i);
-      return top ? this.rerank(q, top, k) : this.search(q, k);
-    });
+    return queries.map((q, i) => this.rerank(q, tops[i]!, k));
   }
 
   /** Sets the kernel's query and returns an empty candidate list for `k` results. */
@@ -369,6 +369,14 @@ export class Int8Vectors {
   /** Scores rows [start, start + count) (count <= KERNEL_BLOCK) into `top`. */
   scoreRows(start: number, count: number, top: TopK): void {
     this.score(start, count, this.kernel.scan(start, count), top);
+  }
+
+  /** Scores every row into `top` through the column copy (its query set by `columnsFor`). */
+  private scoreColumns(columns: Int8Columns, top: TopK): void {
+    for (let start = 0; start < this.used; start += KERNEL_BLOCK) {
+      const count = Math.min(KERNEL_BLOCK, this.used - start);
+      this.score(start, count, columns.scan(start, count), top);
+    }
   }
 
   /**
