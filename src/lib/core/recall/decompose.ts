@@ -1,15 +1,23 @@
 /**
- * Decomposition: the prompt becomes 3-4 targeted query variants (concept, method, session
- * continuity, supplemental authority), searched in parallel and fused. The deterministic decomposer
+ * Decomposition: the prompt becomes up to 4 targeted query variants (concept, method, session
+ * continuity, supplemental authority; without a model no method), searched in parallel and fused. The deterministic decomposer
  * needs no model; the LLM decomposer writes paraphrases a model can think of, and falls back to the
  * deterministic one on any failure, saying why.
  *
- * Weights (the variant's lists in the fusion): the unframed prompt is the anchor (1). Deterministic
- * method / continuity variants are subsets of the prompt's own words, so for BM25 they only
- * re-count some of its terms; fused at 1, 0.3 and 0.1 they cut recall@10 on LoCoMo dev (test-double
- * index) from 0.580 to 0.438, 0.487 and 0.569, at 0.05 it was 0.584: they get 0.05, enough to add tail
- * candidates without reordering the head. LLM variants are new wording, weighted 0.5 next to the
- * anchor until a real model is measured.
+ * Weights (the variant's lists in the fusion): the unframed prompt is the anchor (1). The
+ * deterministic continuity variant is a subset of the prompt's own words, so for BM25 it only
+ * re-counts some of its terms; subset variants fused at 1, 0.3 and 0.1 cut recall@10 on LoCoMo dev
+ * (test-double index) from 0.580 to 0.438, 0.487 and 0.569, at 0.05 it was 0.584: they get 0.05,
+ * enough to add tail candidates without reordering the head. LLM variants are new wording, weighted
+ * 0.5 next to the anchor until a real model is measured.
+ *
+ * Without a model there is no method variant (the prompt's key phrases as a keyword query) since
+ * 2026-12-01: through the app path it moved no LoCoMo dev figure but up (funnel @10 0.764 -> 0.765,
+ * hybrid 0.755 -> 0.757, 1,000 tokens equal, no conversation lower), and every other recall
+ * evaluation equal or better (off-topic refusals 90.0 -> 90.1 %, `eval global` package share from
+ * the prompt's chat 0.563 -> 0.570, `eval questions` answer in the first five 0.60 -> 0.61), while
+ * its keyword search was the dearest of a prompt's (about 2.9 ms at 300k chunks against 2.1 for the
+ * concept): services/recall/README.md. A model still writes one (its own words, not a subset).
  */
 import { z } from 'zod';
 import type { Llm, LlmMessage } from '../api/llm';
@@ -48,12 +56,11 @@ function uniqueWords(text: string): string[] {
 /**
  * Without a model:
  * - concept: the question without its frame ("what did I decide about X" -> "X"), the anchor;
- * - method: its key phrases, as a keyword query;
  * - continuity: named terms (people, projects, places, dates) that tie it to earlier sessions,
  *   with the top key phrase for context (skipped when that is a single word: a lone name matches
  *   everything its person ever said);
  * - authority: the prompt verbatim, so no word of it is lost.
- * Variants with the same content words collapse, so a short prompt yields fewer than four.
+ * Variants with the same content words collapse, so a short prompt yields fewer than three.
  */
 export function decomposeDeterministic(prompt: string): QueryVariant[] {
   const concept = unframe(prompt);
@@ -61,10 +68,8 @@ export function decomposeDeterministic(prompt: string): QueryVariant[] {
   const named = namedTerms(prompt);
   const continuityWords = uniqueWords([...named, phrases[0] ?? ''].join(' '));
   const continuity = named.length > 0 && continuityWords.length >= 2 ? continuityWords.join(' ') : '';
-  const method = phrases.length > 0 ? phrases.join(' ') : contentWords(concept).join(' ');
   return dedupe([
     { kind: 'concept', text: concept, weight: 1 },
-    { kind: 'method', text: method, weight: SUBSET_VARIANT_WEIGHT },
     { kind: 'continuity', text: continuity, weight: SUBSET_VARIANT_WEIGHT },
     { kind: 'authority', text: prompt, weight: 1 },
   ]);
