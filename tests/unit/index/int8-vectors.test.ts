@@ -132,6 +132,42 @@ describe('Int8Vectors', () => {
     for (const hits of store.searchMany(batch, 10)) expect(hits.map((h) => h.label)).not.toContain(7);
   });
 
+  it('keeps the rows a scan of every score keeps, though it passes over rows by their integer dot alone', () => {
+    // Factors far apart (a row with one non-zero value has a large one, a dense row a small one), so
+    // the bound through the largest factor is loose and rows near it must still be scored exactly.
+    const rng = seededRng(61);
+    const index = new Int8Vectors(DIMS, 16);
+    const rowsOnly = new Int8Vectors(DIMS, 16, { columns: false });
+    const vectors = Array.from({ length: 1500 }, (_, i) => sparseUnit(rng, i % 7 === 0 ? 1 : 4 + (i % 40)));
+    vectors.forEach((v, i) => [index, rowsOnly].forEach((x) => x.set(i, v)));
+    const stored = rowsOnly.exportRows();
+    const reference = (query: Float32Array, k: number) => {
+      const q = quantize(query).values;
+      const scored = Array.from(stored.labels, (label, row) => {
+        let dot = 0;
+        for (let d = 0; d < DIMS; d++) dot += q[d]! * stored.values[row * DIMS + d]!;
+        return { row, label, score: dot * stored.factors[row]! };
+      });
+      scored.sort((a, b) => b.score - a.score || a.row - b.row);
+      return scored
+        .slice(0, Math.max(32, 4 * k))
+        .map(({ row, label }) => ({
+          label,
+          row,
+          similarity: asymmetricDot(query, stored.values.subarray(row * DIMS, (row + 1) * DIMS), stored.factors[row]!),
+        }))
+        .sort((a, b) => b.similarity - a.similarity || a.row - b.row)
+        .slice(0, k)
+        .map(({ label, similarity }) => ({ label, similarity }));
+    };
+    const queries = [...Array.from({ length: 10 }, () => sparseUnit(rng, 5)), ...Array.from({ length: 5 }, () => unit(rng))];
+    for (const q of queries)
+      for (const k of [1, 10, 40]) {
+        expect(index.search(q, k)).toEqual(reference(q, k));
+        expect(rowsOnly.search(q, k)).toEqual(reference(q, k));
+      }
+  });
+
   it('never returns a deleted vector, replaces on set, and compacts without changing results', () => {
     const store = new Int8Vectors(DIMS, 16);
     vectors.forEach((v, i) => store.set(i, v));

@@ -54,6 +54,8 @@ export class Int8Vectors {
   readonly kernel: Int8Kernel;
   private labels: Int32Array;
   private factors: Float32Array;
+  /** At least every live row's factor (a bound, not kept exact when rows go): lets `score` skip a row by its integer dot alone. */
+  private maxFactor = 0;
   private live: Uint8Array;
   private readonly rowOf = new Map<number, number>();
   private used = 0;
@@ -133,6 +135,7 @@ export class Int8Vectors {
       this.live[row] = 1;
     }
     this.factors[row] = quantizeInto(vector, this.kernel.row(row));
+    this.maxFactor = Math.max(this.maxFactor, this.factors[row]!);
     if (this.columns) this.keepColumns(() => this.columns!.setRow(row, this.kernel.row(row)));
     return row;
   }
@@ -238,6 +241,8 @@ export class Int8Vectors {
     this.kernel.rows().set(saved.values);
     this.labels.set(saved.labels);
     this.factors.set(saved.factors);
+    this.maxFactor = 0;
+    for (let row = 0; row < n; row++) this.maxFactor = Math.max(this.maxFactor, saved.factors[row]!);
     this.live.fill(1, 0, n);
     this.used = n;
     if (this.columns) this.buildColumns();
@@ -387,14 +392,28 @@ export class Int8Vectors {
   private score(start: number, count: number, dots: Int32Array, top: TopK): void {
     const { factors, live } = this;
     let floor = top.worst();
+    let least = this.leastDot(floor);
     for (let i = 0; i < count; i++) {
+      const dot = dots[i]!;
+      // Most rows end here, on their dot alone: no factor can lift it to the floor.
+      if (dot < least) continue;
       const row = start + i;
       if (live[row] !== 1) continue;
-      const score = dots[i]! * factors[row]!;
+      const score = dot * factors[row]!;
       if (score < floor) continue;
       top.push(row, score);
       floor = top.worst();
+      least = this.leastDot(floor);
     }
+  }
+
+  /**
+   * The smallest integer dot that can reach `floor` with the largest factor; -Infinity while the
+   * floor is not positive (a negative dot times a smaller factor can still rise above a negative
+   * floor). The margin keeps the division's rounding from skipping a row that ties the floor.
+   */
+  private leastDot(floor: number): number {
+    return floor > 0 && this.maxFactor > 0 ? (floor / this.maxFactor) * (1 - 1e-6) : -Infinity;
   }
 
   /** Scores the first `count` rows written into `this.kernel.ids()` into `top`. */
