@@ -395,7 +395,7 @@ export class Int8Vectors {
     let least = this.leastDot(floor);
     for (let i = 0; i < count; i++) {
       const dot = dots[i]!;
-      // Most rows end here, on their dot alone: no factor can lift it to the floor.
+      // No factor can lift this dot to the floor: the row ends here, its factor and liveness unread.
       if (dot < least) continue;
       const row = start + i;
       if (live[row] !== 1) continue;

@@ -1,8 +1,8 @@
 /**
  * Decomposition: the prompt becomes up to 4 targeted query variants (concept, method, session
- * continuity, supplemental authority; without a model no method), searched in parallel and fused. The deterministic decomposer
- * needs no model; the LLM decomposer writes paraphrases a model can think of, and falls back to the
- * deterministic one on any failure, saying why.
+ * continuity, supplemental authority; without a model no method), searched in parallel and fused.
+ * The deterministic decomposer needs no model; the LLM decomposer writes paraphrases a model can
+ * think of, and falls back to the deterministic one on any failure, saying why.
  *
  * Weights (the variant's lists in the fusion): the unframed prompt is the anchor (1). The
  * deterministic continuity variant is a subset of the prompt's own words, so for BM25 it only
