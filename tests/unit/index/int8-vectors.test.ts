@@ -8,6 +8,7 @@ import { Int8Kernel, KERNEL_BLOCK } from '../../../src/lib/core/index/int8-kerne
 import { asymmetricDot, quantize } from '../../../src/lib/core/index/int8-quantize';
 import { Int8Columns } from '../../../src/lib/core/index/int8-columns';
 import { Int8Vectors } from '../../../src/lib/core/index/int8-vectors';
+import { dot, dotAt, nonZeroPositions } from '../../../src/lib/core/index/vector-math';
 import { seededRng } from '../../factories/rng';
 
 const DIMS = 64;
@@ -93,6 +94,24 @@ describe('int8 quantization', () => {
     expect(Math.abs(asymmetricDot(a, values, factor) - exact)).toBeLessThan(0.01);
     expect(Math.max(...Array.from(values, Math.abs))).toBe(127);
     expect(quantize(new Float32Array(DIMS)).factor).toBe(0);
+  });
+});
+
+describe('dot products over a sparse query’s non-zero positions', () => {
+  it('give exactly the full sums (float and int8 rows), and a dense query gets no positions', () => {
+    const rng = seededRng(71);
+    for (let t = 0; t < 200; t++) {
+      const query = sparseUnit(rng, 1 + (t % 16));
+      const at = nonZeroPositions(query);
+      expect(at).not.toBeNull();
+      expect(Array.from(at!)).toEqual(Array.from(query.keys()).filter((i) => query[i] !== 0));
+      const other = unit(rng);
+      expect(Object.is(dotAt(query, other, at!), dot(query, other))).toBe(true);
+      const { values, factor } = quantize(unit(rng));
+      expect(Object.is(asymmetricDot(query, values, factor, at), asymmetricDot(query, values, factor))).toBe(true);
+    }
+    expect(nonZeroPositions(unit(rng))).toBeNull();
+    expect(nonZeroPositions(sparseUnit(rng, DIMS))).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@
  * short text's lexical vector has a few large values, a long one's many small ones): a global
  * scale would round the small ones to zero. Measured in tests/bench/index-vectors.bench.ts.
  */
+import { dotAt } from './vector-math';
 
 /** Writes the quantized vector into `out` (same length) and returns its factor (0 for a zero vector). */
 export function quantizeInto(vector: Float32Array, out: Int8Array): number {
@@ -28,7 +29,9 @@ export function quantize(vector: Float32Array): { values: Int8Array; factor: num
 }
 
 /** dot(query, dequantized row): the float query against the stored int8 values (no query rounding). */
-export function asymmetricDot(query: Float32Array, row: Int8Array, factor: number): number {
+export function asymmetricDot(query: Float32Array, row: Int8Array, factor: number, at: Int32Array | null = null): number {
+  // Over the query's non-zero positions alone when given (`nonZeroPositions`): the same sum.
+  if (at) return dotAt(query, row, at) * factor;
   let sum = 0;
   for (let i = 0; i < query.length; i++) sum += query[i]! * row[i]!;
   return sum * factor;

@@ -12,6 +12,7 @@ import { asymmetricDot, quantizeInto } from './int8-quantize';
 import { Int8Columns } from './int8-columns';
 import { Int8Kernel, KERNEL_BLOCK, type KernelOptions } from './int8-kernel';
 import { TopK } from './top-k';
+import { nonZeroPositions } from './vector-math';
 
 export interface VectorHit {
   label: number;
@@ -430,7 +431,8 @@ export class Int8Vectors {
   /** The best `k` candidates by the float query against their stored values, best first. */
   rerank(query: Float32Array, candidates: TopK, k: number): VectorHit[] {
     const best = new TopK(k);
-    for (const { index: row } of candidates.result()) best.push(row, asymmetricDot(query, this.kernel.row(row), this.factors[row]!));
+    const at = nonZeroPositions(query);
+    for (const { index: row } of candidates.result()) best.push(row, asymmetricDot(query, this.kernel.row(row), this.factors[row]!, at));
     return best.result().map((hit) => ({ label: this.labels[hit.index]!, similarity: hit.score }));
   }
 

@@ -8,7 +8,7 @@
  */
 import { fail, toVaultError, VaultFailure } from '../../core/errors';
 import { FlatVectors } from '../../core/index/exact';
-import { dot } from '../../core/index/vector-math';
+import { dot, dotAt, nonZeroPositions } from '../../core/index/vector-math';
 import type { VectorRecord } from '../../core/records';
 import { VectorIndex, type HnswParams, type VectorEntry } from '../../store/vector-index';
 import type { BlobStore, ManifestStore } from '../../store/vector-index-manifest';
@@ -333,9 +333,10 @@ export class ModelIndex {
   similarity(query: Float32Array, recordIds: readonly string[]): Map<string, number> {
     const out = new Map<string, number>();
     if (query.length !== this.dims) return out;
+    const at = nonZeroPositions(query);
     for (const id of recordIds) {
       const label = this.index.labelOf(id);
-      if (label !== undefined) out.set(id, dot(query, this.point(label)));
+      if (label !== undefined) out.set(id, at ? dotAt(query, this.point(label), at) : dot(query, this.point(label)));
     }
     return out;
   }
