@@ -1,8 +1,8 @@
 /**
  * int8 rows and the dot-product kernel that scans them: WebAssembly SIMD (int8-kernel.wat, 1,221
  * bytes with the column scan of int8-columns.ts) where the runtime validates it, otherwise the
- * same integer arithmetic in plain JavaScript (identical results, several times slower). The rows live in the kernel's memory and
- * grow at its end, so adding rows never copies them.
+ * same integer arithmetic in plain JavaScript (identical results, several times slower). The rows
+ * live in the kernel's memory and grow at its end, so adding rows never copies them.
  *
  * Why our own kernel: no maintained npm package ships a browser WebAssembly int8 distance kernel
  * (simsimd and usearch ship native Node addons with a plain-JS fallback; NumKong's WASM build is
