@@ -12,7 +12,7 @@
  */
 import { fail } from '../core/errors';
 import { exclusive, fileSystemSynced, hnswlib, readFileSystem } from './vector-index-runtime';
-import type { Int8Rows } from '../core/index/int8-vectors';
+import type { Int8Rows, Int8Vectors } from '../core/index/int8-vectors';
 import { hashPrefix, type BlobStore, type HnswParams, type ManifestStore, type VectorIndexManifest } from './vector-index-manifest';
 import { HnswPoints, Int8Points, type VectorPoints, type VectorStructure } from './vector-points';
 
@@ -88,6 +88,11 @@ export class VectorIndex {
 
   get structure(): VectorStructure {
     return this.graph?.structure ?? 'hnsw';
+  }
+
+  /** The rows of an exact int8 scan (null for a graph): the index service fills their column copy in the background. */
+  get int8Rows(): Int8Vectors | null {
+    return this.graph instanceof Int8Points ? this.graph.rows : null;
   }
 
   private get hnsw(): VectorPoints {

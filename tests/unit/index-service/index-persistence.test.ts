@@ -8,6 +8,7 @@ import type { EmbedderHost } from '../../../src/lib/services/index/embedder-host
 import { inProcessEmbedderHost } from '../../../src/lib/services/index/in-process-host';
 import { indexName } from '../../../src/lib/services/index/model-index';
 import { int8RowsKey } from '../../../src/lib/store/vector-index';
+import { Int8Vectors } from '../../../src/lib/core/index/int8-vectors';
 import { VectorsRepo } from '../../../src/lib/store/vectors-repo';
 import { restoreVault } from '../../../src/lib/store/vaultfile-restore';
 import { exportBytes, fileStream } from '../vaultfile-store/helpers';
@@ -86,6 +87,35 @@ describe('index persistence', () => {
       structure: 'int8',
       ef: 0,
     });
+  });
+
+  it("fills the int8 scan's column copy after a reload in the background, a block a turn of the event loop; answers the same meanwhile", async () => {
+    const h = await fresh();
+    await importFixtures(h);
+    await h.drain();
+    const before = await answers(h);
+    await h.service.scanColumnsSettled(); // the first service's own fill is not counted below
+    // The fixtures fill one block: the copy is made to take three steps, the first two filling nothing.
+    const real = Int8Vectors.prototype.buildColumnsStep;
+    let calls = 0;
+    const step = vi.spyOn(Int8Vectors.prototype, 'buildColumnsStep').mockImplementation(function (this: Int8Vectors, blocks?: number) {
+      return ++calls <= 2 ? false : real.call(this, blocks);
+    });
+    try {
+      const again = await h.reopen();
+      const rows = again.service.parts.indexes.serving.model!.index.int8Rows!;
+      expect(rows.size).toBe(again.service.parts.catalog.size);
+      expect(calls).toBe(1); // the load took one step and left the rest to the event loop
+      expect(rows.columnRows).toBe(0);
+      expect(await answers(again)).toEqual(before); // scanned by row meanwhile
+      await again.service.scanColumnsSettled();
+      expect(calls).toBe(3);
+      expect(rows.columnRows).toBe(rows.size);
+      expect(rows.columnsPending).toBe(false);
+      expect(await answers(again)).toEqual(before);
+    } finally {
+      step.mockRestore();
+    }
   });
 
   it('int8 rows of another save, or a vault without saved rows, are filled from the vectors table; rows written after the save are caught up', async () => {

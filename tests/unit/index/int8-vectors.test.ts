@@ -348,7 +348,14 @@ describe('int8 column scan (sparse queries)', () => {
     };
     const before = withColumns.bytes;
     check();
-    expect(withColumns.bytes).toBeGreaterThan(before); // the column copy was built by the first sparse query
+    // A sparse query fills no block itself: it scans by row and leaves the copy due.
+    expect(withColumns.bytes).toBe(before);
+    expect(withColumns.columnsPending).toBe(true);
+    expect(rowsOnly.columnsPending).toBe(false);
+    expect(withColumns.buildColumnsStep()).toBe(true); // 600 rows: one block
+    expect(withColumns.columnsPending).toBe(false);
+    expect(withColumns.bytes).toBeGreaterThan(before);
+    check();
     expect(rowsOnly.search(sparseQueries[0]!, 1)[0]!.label).toBe(withColumns.search(sparseQueries[0]!, 1)[0]!.label);
     // Rows added and replaced after the copy exists are found through it.
     vectors.slice(600).forEach((v, i) => both((x) => x.set(600 + i, v)));
@@ -358,6 +365,10 @@ describe('int8 column scan (sparse queries)', () => {
     // Enough deletes to compact (rows move), then the same answers.
     for (let i = 0; i < 900; i += 3) both((x) => x.delete(i));
     expect(withColumns.rowCount).toBeLessThan(900); // compacted on the way
+    // The rows moved: the copy is due again, and the rows answer until it is filled.
+    expect(withColumns.columnsPending).toBe(true);
+    check();
+    expect(withColumns.buildColumnsStep()).toBe(true);
     check();
     const readBack = new Int8Vectors(DIMS, 16);
     readBack.importRows(withColumns.exportRows());
@@ -371,6 +382,42 @@ describe('int8 column scan (sparse queries)', () => {
     for (const q of sparseQueries) expect(readBack.search(q, 10)).toEqual(rowsOnly.search(q, 10));
     expect(readBack.bytes).toBe(built);
     expect(plain.prepareColumns()).toBe(false);
+  });
+
+  it('answers through a copy filled a block at a time as the row scan does, rows added and replaced on the way', () => {
+    const rng = seededRng(55);
+    const partial = new Int8Vectors(DIMS, 16);
+    const rowsOnly = new Int8Vectors(DIMS, 16, { columns: false });
+    const both = (f: (v: Int8Vectors) => void) => [partial, rowsOnly].forEach(f);
+    const count = 2 * KERNEL_BLOCK;
+    for (let i = 0; i < count; i++) {
+      const v = sparseUnit(rng, 10);
+      both((x) => x.set(i, v));
+    }
+    const queries = Array.from({ length: 8 }, () => sparseUnit(rng, 6));
+    const mixed = [queries[0]!, unit(rng), queries[1]!];
+    const check = () => {
+      for (const q of queries) expect(partial.search(q, 10)).toEqual(rowsOnly.search(q, 10));
+      expect(partial.searchMany(mixed, 10)).toEqual(rowsOnly.searchMany(mixed, 10));
+    };
+    expect(partial.columnsWanted()).toBe(true); // sparse rows, before any query
+    check();
+    expect(partial.buildColumnsStep()).toBe(false); // the first of two blocks
+    check();
+    // A query whose best row is in the filled block, and one whose best row is past it.
+    both((x) => x.set(5, queries[2]!));
+    both((x) => x.set(KERNEL_BLOCK + 5, queries[3]!));
+    expect(partial.search(queries[2]!, 1)[0]!.label).toBe(5);
+    expect(partial.search(queries[3]!, 1)[0]!.label).toBe(KERNEL_BLOCK + 5);
+    check();
+    expect(partial.buildColumnsStep()).toBe(true);
+    expect(partial.columnsPending).toBe(false);
+    check();
+    // The copy holds every row: a new row opens its next block, and stays complete.
+    both((x) => x.set(count, queries[4]!));
+    expect(partial.columnsPending).toBe(false);
+    expect(partial.search(queries[4]!, 1)[0]!.label).toBe(count);
+    check();
   });
 
   it('scans the rows for good when memory for the column copy runs out', () => {

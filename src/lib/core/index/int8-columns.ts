@@ -74,18 +74,19 @@ export class Int8Columns {
   }
 
   /**
-   * Writes rows [0, count) from `rows` (count x dims, row after row), block by block. The blocks are
-   * cleared first and only non-zero values written, read four at a time: the lexical embedder's rows
-   * are about three quarters zeros.
+   * Writes rows [0, count) from `rows` (count x dims, row after row), block by block: blocks
+   * [fromBlock, toBlock) only when given (a copy built a slice at a time). The blocks are cleared
+   * first and only non-zero values written, read four at a time: the lexical embedder's rows are
+   * about three quarters zeros.
    */
-  fill(rows: Int8Array, count: number): void {
+  fill(rows: Int8Array, count: number, fromBlock = 0, toBlock = Math.ceil(count / KERNEL_BLOCK)): void {
     this.ensureCapacity(count);
     const dims = this.dims;
     // Four values at a time where the view allows it (the kernel's rows are 16-byte aligned).
     const source = rows.byteOffset % 4 === 0 ? rows : rows.slice(0, count * dims);
     const words = new Int32Array(source.buffer, source.byteOffset, (count * dims) / 4);
     const perRow = dims / 4;
-    for (let b = 0; b * KERNEL_BLOCK < count; b++) {
+    for (let b = fromBlock; b < toBlock && b * KERNEL_BLOCK < count; b++) {
       const block = this.block(b);
       block.fill(0);
       const first = b * KERNEL_BLOCK;

@@ -27,7 +27,9 @@ export const CANDIDATES_PER_RESULT = 4;
 const BATCH_ROWS = 1024;
 /**
  * A query with at most this share of non-zero dimensions is scanned through the column copy
- * (int8-columns.ts), built at the first such query and kept up to date from then on. The column
+ * (int8-columns.ts) where the copy is filled, and by row where it is not yet. The copy is filled a
+ * block at a time (`buildColumnsStep`, the index service's background work: built in one piece by
+ * the first sparse query, it held that query back) and kept up to date from then on. The column
  * scan's cost grows with the query's dimensions and the row scan's does not: in the scratch
  * harness at 300k rows they cross near half the dimensions (34 -> 2.1 ms, 384 -> about 24 ms, rows
  * 7.1 ms); a quarter keeps a margin. The lexical embedder's queries sit near a tenth.
@@ -62,8 +64,12 @@ export class Int8Vectors {
   private used = 0;
   private readonly query: Int8Array;
   private readonly autoCompact: boolean;
-  /** The rows by dimension, for sparse queries; null until the first one (and where SIMD does not run). */
+  /** The rows by dimension, for sparse queries; null until its first block is filled (and where SIMD does not run). */
   private columns: Int8Columns | null = null;
+  /** Blocks of the column copy filled from the rows: rows below `columnBlocks x KERNEL_BLOCK` are in it. */
+  private columnBlocks = 0;
+  /** A query sparse enough for the column copy was asked: its missing blocks are due (`columnsPending`). */
+  private sparseAsked = false;
   /** False where SIMD does not run, when asked (`columns: false`), or once memory for the copy ran out. */
   private useColumns: boolean;
 
@@ -137,8 +143,22 @@ export class Int8Vectors {
     }
     this.factors[row] = quantizeInto(vector, this.kernel.row(row));
     this.maxFactor = Math.max(this.maxFactor, this.factors[row]!);
-    if (this.columns) this.keepColumns(() => this.columns!.setRow(row, this.kernel.row(row)));
+    if (this.columns) this.keepColumns(() => this.copyRow(row));
     return row;
+  }
+
+  /**
+   * Writes a row into the column copy when the copy holds its block; a row past the filled blocks is
+   * read from the rows when its block is filled, unless the copy was complete and the row is a new
+   * one opening the next block.
+   */
+  private copyRow(row: number): void {
+    const covered = this.columnBlocks * KERNEL_BLOCK;
+    if (row >= covered) {
+      if (row !== covered || this.used !== row + 1) return;
+      this.columnBlocks++;
+    }
+    this.columns!.setRow(row, this.kernel.row(row));
   }
 
   delete(label: number): boolean {
@@ -209,7 +229,8 @@ export class Int8Vectors {
     this.live.fill(0, n);
     this.rowOf.clear();
     for (let row = 0; row < n; row++) this.rowOf.set(this.labels[row]!, row);
-    if (this.columns) this.buildColumns();
+    // The rows moved: the copy is filled again, a block at a time (scanned by row meanwhile).
+    this.columnBlocks = 0;
   }
 
   /** Copies of the live rows, in row order (dead rows left out). */
@@ -246,7 +267,7 @@ export class Int8Vectors {
     for (let row = 0; row < n; row++) this.maxFactor = Math.max(this.maxFactor, saved.factors[row]!);
     this.live.fill(1, 0, n);
     this.used = n;
-    if (this.columns) this.buildColumns();
+    this.columnBlocks = 0;
     for (let row = 0; row < n; row++) this.rowOf.set(saved.labels[row]!, row);
     if (this.rowOf.size !== n) {
       this.rowOf.clear();
@@ -260,44 +281,89 @@ export class Int8Vectors {
   search(query: Float32Array, k: number): VectorHit[] {
     if (k <= 0 || this.rowOf.size === 0) return [];
     const top = this.prepare(query, k);
-    const columns = this.columnsFor(this.query);
-    if (columns) this.scoreColumns(columns, top);
-    else
-      for (let start = 0; start < this.used; start += KERNEL_BLOCK) this.scoreRows(start, Math.min(KERNEL_BLOCK, this.used - start), top);
+    const covered = this.sparseColumns(this.query);
+    this.scoreColumns(covered, top);
+    for (let start = covered; start < this.used; start += KERNEL_BLOCK)
+      this.scoreRows(start, Math.min(KERNEL_BLOCK, this.used - start), top);
     return this.rerank(query, top, k);
   }
 
   /**
-   * The column copy when `query` (quantized) is sparse enough to scan through it, with the query
-   * set; null: scan the rows. The copy is built here the first time (a pass over the rows).
+   * For a query sparse enough for the column copy (quantized): sets it on the copy and returns how
+   * many rows, from the first, the copy holds (0: scan every row by row). The rest are scanned by row.
    */
-  private columnsFor(query: Int8Array): Int8Columns | null {
-    if (!this.useColumns) return null;
+  private sparseColumns(query: Int8Array): number {
+    if (!this.useColumns) return 0;
     let nonZero = 0;
     for (let d = 0; d < this.dims; d++) if (query[d] !== 0) nonZero++;
-    if (nonZero > SPARSE_QUERY_SHARE * this.dims) return null;
-    const columns = this.columns ?? this.buildColumns();
-    columns?.setQuery(query);
-    return columns;
+    if (nonZero > SPARSE_QUERY_SHARE * this.dims) return 0;
+    this.sparseAsked = true;
+    const covered = Math.min(this.used, this.columnBlocks * KERNEL_BLOCK);
+    if (covered > 0) this.columns!.setQuery(query);
+    return covered;
+  }
+
+  /** Rows, from the first, that the column copy holds (0: none yet, or no copy is kept). */
+  get columnRows(): number {
+    return this.columns ? Math.min(this.used, this.columnBlocks * KERNEL_BLOCK) : 0;
+  }
+
+  /** True when the copy holds every row (trivially so for an empty index). */
+  private get columnsComplete(): boolean {
+    return this.columnBlocks * KERNEL_BLOCK >= this.used && (this.used === 0 || this.columns !== null);
   }
 
   /**
-   * Builds the column copy now when the rows look sparse (else the first sparse query builds it):
-   * what a benchmark does to count the copy in the build. True when the copy exists.
+   * True when a sparse query was asked and the column copy still misses blocks: the caller's
+   * background work should go on with `buildColumnsStep`.
    */
-  prepareColumns(): boolean {
-    if (!this.columns && this.rowsLookSparse()) this.buildColumns();
-    return this.columns !== null;
+  get columnsPending(): boolean {
+    return this.useColumns && this.sparseAsked && !this.columnsComplete;
   }
 
-  /** Fills the column copy from the rows (made first if there is none); null where it cannot be kept. */
-  private buildColumns(): Int8Columns | null {
-    if (!this.useColumns) return null;
-    this.keepColumns(() => {
-      this.columns ??= Int8Columns.create(this.dims);
-      this.columns?.fill(this.kernel.rows(), this.used);
-    });
-    return this.columns;
+  /**
+   * True when the column copy misses blocks that sparse queries will want: one was asked, or the
+   * rows look sparse (the lexical embedder's; a neural embedder's rows and queries are dense and
+   * never read it).
+   */
+  columnsWanted(): boolean {
+    return this.useColumns && !this.columnsComplete && (this.sparseAsked || this.rowsLookSparse());
+  }
+
+  /**
+   * Fills up to `blocks` more blocks of KERNEL_BLOCK rows of the column copy from the rows (the
+   * whole copy took about 0.4 s at 300k rows in Node: docs/INDEX.md). True when nothing is left to
+   * fill: the copy holds every row, or it will never be kept (no SIMD, `columns: false`, or its
+   * memory ran out).
+   */
+  buildColumnsStep(blocks = 1): boolean {
+    if (!this.useColumns) return true;
+    const total = Math.ceil(this.used / KERNEL_BLOCK);
+    const to = Math.min(total, this.columnBlocks + blocks);
+    if (to > this.columnBlocks || (!this.columns && this.used > 0)) {
+      this.keepColumns(() => {
+        this.columns ??= Int8Columns.create(this.dims);
+        if (!this.columns) {
+          this.useColumns = false;
+          return;
+        }
+        this.columns.fill(this.kernel.rows(), this.used, this.columnBlocks, to);
+        this.columnBlocks = to;
+      });
+    }
+    return !this.useColumns || this.columnsComplete;
+  }
+
+  /**
+   * Fills the whole column copy now when the rows look sparse (the app fills it a block at a time,
+   * `buildColumnsStep`): what a benchmark does to count the copy in the build. True when the copy
+   * exists.
+   */
+  prepareColumns(): boolean {
+    if (this.columnsComplete && this.columns) return true;
+    if (!this.rowsLookSparse()) return false;
+    while (!this.buildColumnsStep(Number.MAX_SAFE_INTEGER));
+    return this.columns !== null;
   }
 
   /**
@@ -310,6 +376,7 @@ export class Int8Vectors {
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       this.columns = null;
+      this.columnBlocks = 0;
       this.useColumns = false;
     }
   }
@@ -347,12 +414,17 @@ export class Int8Vectors {
       return out;
     });
     const tops = queries.map(() => new TopK(Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT)));
-    // Sparse queries go through the column copy one by one (each reads only its own dimensions).
+    // Sparse queries go through the column copy one by one (each reads only its own dimensions),
+    // by row past the blocks it holds yet.
     const dense: number[] = [];
     quantized.forEach((q, i) => {
-      const columns = this.columnsFor(q);
-      if (columns) this.scoreColumns(columns, tops[i]!);
-      else dense.push(i);
+      const covered = this.sparseColumns(q);
+      if (covered === 0) return dense.push(i);
+      this.scoreColumns(covered, tops[i]!);
+      if (covered === this.used) return;
+      this.kernel.setQuery(q);
+      for (let start = covered; start < this.used; start += KERNEL_BLOCK)
+        this.scoreRows(start, Math.min(KERNEL_BLOCK, this.used - start), tops[i]!);
     });
     for (let start = 0; dense.length > 0 && start < this.used; start += BATCH_ROWS) {
       const count = Math.min(BATCH_ROWS, this.used - start);
@@ -377,11 +449,11 @@ export class Int8Vectors {
     this.score(start, count, this.kernel.scan(start, count), top);
   }
 
-  /** Scores every row into `top` through the column copy (its query set by `columnsFor`). */
-  private scoreColumns(columns: Int8Columns, top: TopK): void {
-    for (let start = 0; start < this.used; start += KERNEL_BLOCK) {
-      const count = Math.min(KERNEL_BLOCK, this.used - start);
-      this.score(start, count, columns.scan(start, count), top);
+  /** Scores rows [0, rows) into `top` through the column copy (its query set by `sparseColumns`). */
+  private scoreColumns(rows: number, top: TopK): void {
+    for (let start = 0; start < rows; start += KERNEL_BLOCK) {
+      const count = Math.min(KERNEL_BLOCK, rows - start);
+      this.score(start, count, this.columns!.scan(start, count), top);
     }
   }
 

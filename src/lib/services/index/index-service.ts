@@ -18,6 +18,8 @@ import {
   type ModelFileInput,
 } from '../../core/api/index-api';
 import { fail } from '../../core/errors';
+import type { Int8Vectors } from '../../core/index/int8-vectors';
+import { yieldToEventLoop } from '../../core/jobs/yield';
 import type { CandidateRecord, LexicalHit, VectorHit } from '../../core/recall/ports';
 import type { JobHandler } from '../../store/job-runner';
 import type { RecallSources } from '../recall/recall-sources';
@@ -55,6 +57,15 @@ export async function warmReadPath(): Promise<void> {
   sanitizeForRead('Warming up the read path.');
 }
 
+/**
+ * The column copy's background fill waits until the index has not been read for this long: a
+ * recall reads it every few milliseconds (keyword lists, vector lists, records), so a recall that
+ * comes while the copy fills waits for at most the block being filled, not a block between each of
+ * its reads (a fill that only yielded between blocks held the first recall after a reload at 300k
+ * chunks for 4.5 s in Node: docs/INDEX.md).
+ */
+const FILL_QUIET_MS = 50;
+
 /** Triples the entity panel lists at most. */
 const FACTS_SHOWN = 12;
 
@@ -85,8 +96,9 @@ export class IndexService {
     // A vault with anything to recall prepares the read path now (warmReadPath), not while the
     // person waits on the first recall. An empty vault counts no tokens, so it loads nothing
     // (docs/BUNDLE.md). A failed load (offline before the chunk was cached) is retried by the
-    // first caller that needs it. The int8 scan's column copy is not built here but by the first
-    // sparse query: in one piece at start it held back the worker's first answers (docs/INDEX.md).
+    // first caller that needs it. The int8 scan's column copy is filled in the background, a block
+    // at a time, from the end of `start` on: in one piece it held back the worker's first answers
+    // (docs/INDEX.md).
     if (this.parts.catalog.size > 0) void this.warm().catch(() => undefined);
     if (!this.parts.readOnly && embedPlan(this.parts).length > 0) await this.queueEmbedding();
     // Triples written by an older recipe (or by none: a vault from before them) are written again.
@@ -94,11 +106,62 @@ export class IndexService {
       await this.parts.vault.jobs.enqueue(indexTriplesJob(), this.parts.now());
       this.onQueued();
     }
+    this.fillScanColumns(true);
   }
 
   /** A follower reloads what the leader saved. */
-  reload(): Promise<void> {
-    return this.parts.lock.run(() => loadState(this.parts));
+  async reload(): Promise<void> {
+    await this.parts.lock.run(() => loadState(this.parts));
+    this.fillScanColumns(true);
+  }
+
+  /** The background run filling the int8 scan's column copy (null: none is going). */
+  private columnsRun: Promise<void> | null = null;
+  /** When a recall last read the index (`performance.now()`): the column fill waits while reads come. */
+  private lastRead = Number.NEGATIVE_INFINITY;
+
+  private reading(): void {
+    this.lastRead = performance.now();
+  }
+
+  private scanRows(): Int8Vectors | null {
+    return this.parts.indexes.serving.model?.index.int8Rows ?? null;
+  }
+
+  /**
+   * Fills the serving int8 scan's column copy (core/index/int8-vectors.ts) a block at a time, the
+   * event loop let through between blocks and nothing filled while recalls read the index
+   * (FILL_QUIET_MS), while sparse queries want it: after one was asked (`columnsPending`), or,
+   * `ahead`, when the rows look sparse (after a load). A query meanwhile scans the filled blocks
+   * through the copy and the rest by row, with the same answers. Nothing when a run is going; the
+   * run follows the serving index if it is replaced.
+   */
+  private fillScanColumns(ahead = false): void {
+    if (this.columnsRun) return;
+    const rows = this.scanRows();
+    if (!rows || !(ahead ? rows.columnsWanted() : rows.columnsPending)) return;
+    this.columnsRun = (async () => {
+      for (;;) {
+        const quiet = performance.now() - this.lastRead;
+        if (quiet < FILL_QUIET_MS) {
+          await new Promise((resolve) => setTimeout(resolve, FILL_QUIET_MS - quiet));
+          continue;
+        }
+        const current = this.scanRows();
+        if (!current || !current.columnsWanted() || current.buildColumnsStep()) return;
+        await yieldToEventLoop();
+      }
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.columnsRun = null;
+      });
+  }
+
+  /** Resolves once the serving scan's column copy is filled (benchmarks wait for it before timing queries). */
+  async scanColumnsSettled(): Promise<void> {
+    this.fillScanColumns(true);
+    await this.columnsRun;
   }
 
   handlers(): Record<string, JobHandler> {
@@ -115,29 +178,38 @@ export class IndexService {
   }
 
   async lexicalSearch(query: string, k: number): Promise<LexicalHit[]> {
+    this.reading();
     return this.parts.bm25.search(query, k);
   }
 
   async vectorSearch(vector: Float32Array, k: number): Promise<VectorHit[]> {
+    this.reading();
     const model = this.parts.indexes.serving.model;
     if (!model) return [];
-    return model.search(vector, k, this.vectorMode).map((hit) => ({ id: hit.recordId, similarity: hit.similarity }));
+    const hits = model.search(vector, k, this.vectorMode).map((hit) => ({ id: hit.recordId, similarity: hit.similarity }));
+    this.fillScanColumns();
+    return hits;
   }
 
   async vectorSearchMany(vectors: readonly Float32Array[], k: number): Promise<VectorHit[][]> {
+    this.reading();
     const model = this.parts.indexes.serving.model;
     if (!model) return vectors.map(() => []);
-    return model
+    const lists = model
       .searchMany(vectors, k, this.vectorMode)
       .map((hits) => hits.map((hit) => ({ id: hit.recordId, similarity: hit.similarity })));
+    this.fillScanColumns();
+    return lists;
   }
 
   async similarity(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>> {
+    this.reading();
     return this.parts.indexes.serving.model?.similarity(vector, ids) ?? new Map<string, number>();
   }
 
   /** Chunks and notes by id as recall reads them, and structural units as last built. */
   async candidates(ids: readonly string[]): Promise<CandidateRecord[]> {
+    this.reading();
     const structural = ids.filter((id) => STRUCTURE_ID.test(id));
     const hint = (id: string) => this.parts.catalog.get(id);
     if (structural.length === 0) return readCandidates(this.parts.vault, ids, hint);
