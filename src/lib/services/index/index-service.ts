@@ -152,6 +152,7 @@ export class IndexService {
         await yieldToEventLoop();
       }
     })()
+      // The copy is an accelerator: a fill that fails leaves the rows serving every query.
       .catch(() => undefined)
       .finally(() => {
         this.columnsRun = null;
