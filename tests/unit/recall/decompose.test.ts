@@ -16,6 +16,20 @@ describe('text features', () => {
     expect(unframe("What's the weather in Paris?")).toBe('weather in Paris');
     expect(unframe('How’s the sourdough starter doing?')).toBe('sourdough starter doing');
     expect(unframe("What's")).toBe("What's");
+    // "How many" asks for a count: its quantifier is the answer's form, not its subject.
+    expect(unframe('How many turtles does Nate have?')).toBe('turtles does Nate have');
+    expect(unframe('How much did the repair cost?')).toBe('repair cost');
+    expect(unframe('How many times has Jon been to Paris?')).toBe('Jon been to Paris');
+    // "long" and "often" are kept: answers say them ("a long time", "we go often").
+    expect(unframe('How long has Caroline been painting?')).toBe('How long has Caroline been painting');
+    expect(unframe('How often does John work out?')).toBe('How often does John work out');
+    expect(unframe('How many?')).toBe('How many');
+    // A request to describe, or to find what things share, frames the things named.
+    expect(unframe('What attributes describe John?')).toBe('John');
+    expect(unframe('Which words best describe the Atlas project?')).toBe('Atlas project');
+    expect(unframe('How would you describe my sourdough routine?')).toBe('sourdough routine');
+    expect(unframe('What do Jon and Gina both have in common?')).toBe('Jon and Gina');
+    expect(unframe('What do the two gardens have in common?')).toBe('two gardens');
   });
 
   it('finds key phrases between stop words and named terms', () => {

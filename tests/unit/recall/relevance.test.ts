@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../../src/lib/core/index/bm25';
 import { applyRelevance, runFunnel } from '../../../src/lib/core/recall/funnel';
-import { aboutNamed, checkSubject, namedPersons, namesAsSubject, statementSubjects } from '../../../src/lib/core/recall/subject-check';
+import {
+  aboutNamed,
+  checkSubject,
+  namedOnlyAsFriendOwner,
+  namedPersons,
+  namesAsSubject,
+  statementSubjects,
+} from '../../../src/lib/core/recall/subject-check';
 import { termCoverage } from '../../../src/lib/core/recall/term-coverage';
 import { unframe } from '../../../src/lib/core/recall/text-features';
 import type { ScoredCandidate } from '../../../src/lib/core/recall/types';
@@ -130,6 +137,26 @@ describe('refusal with evidence (subject check)', () => {
     });
     expect(check).toMatchObject({ named: ['Caroline'], others: ['Melanie'], mismatch: true });
     expect(check!.matching).toEqual(['m1']);
+  });
+
+  it('does not refuse a prompt that names the person only as the owner of a friend ("Melanie\'s friend")', () => {
+    const prompt = "Did Caroline's friend make the black and white bowl in pottery class?";
+    const { judgment, ordered } = setup(prompt);
+    const options = { window: 3, ratio: 0.75, minShare: 0.3 };
+    expect(checkSubject(prompt, ordered, judgment, options)).toBeNull();
+    for (const relation of ['Caroline’s best friend', "Caroline's friends", "Caroline's buddy"])
+      expect(checkSubject(`Did ${relation} make the black and white bowl in pottery class?`, ordered, judgment, options)).toBeNull();
+    // Kin are spoken of by their owner ("my sister"): matches about another speaker still refuse.
+    const kin = "Did Caroline's sister make the black and white bowl in pottery class?";
+    expect(checkSubject(kin, ordered, judgment, options)).toMatchObject({ named: ['Caroline'], mismatch: true });
+    // Named as the subject too, or as the owner of a thing, the check runs and refuses.
+    const both = "Did Caroline make the black and white bowl with Caroline's friend?";
+    expect(checkSubject(both, ordered, judgment, options)).toMatchObject({ named: ['Caroline'], mismatch: true });
+    const owner = "Did Caroline's class make the black and white bowl in pottery?";
+    expect(checkSubject(owner, ordered, judgment, options)).toMatchObject({ named: ['Caroline'], mismatch: true });
+    // The subject boost still reads the owner as named: her own turns speak of "my kids".
+    expect(aboutNamed(prompt, ordered, judgment)).not.toBeNull();
+    expect(namedOnlyAsFriendOwner(prompt, 'Caroline')).toBe(true);
   });
 
   it('passes a prompt whose matches are said by the person, or name them as the subject', () => {

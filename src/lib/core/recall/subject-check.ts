@@ -41,6 +41,8 @@ export interface SubjectCheckOptions {
  * Before the statement reading (a turn about its speaker and whoever it names), the same day:
  * 0.5 / 0.7 refused 21.5 % of category 5 and 5 answerable questions, 0.5 / 0.6 25.3 % and 8,
  * 0.5 / 0.5 32.1 % and 11.
+ * Since the question frames of `unframe` and the friend rule (namedOnlyAsFriendOwner), 2026-12-02:
+ * category 5 30.0 %; this check refuses 2 answerable questions and the relevance judgment 5.
  */
 export const DEFAULT_SUBJECT_CHECK: SubjectCheckOptions = { window: 10, ratio: 0.5, minShare: 0.6 };
 
@@ -218,6 +220,26 @@ function memorySubjects(candidate: ScoredCandidate, ctx: AboutContext): string[]
   return [...new Set([...speakers, ...ctx.persons.filter((p) => namesAsSubject(text, p, lowered))])];
 }
 
+/**
+ * "Melanie's friend": the words for a friend of someone. In a vault of conversations between
+ * friends the friend is most likely the other speaker, whose own turns say what the friend did ("I
+ * applied to adoption agencies"), so a prompt that names Melanie only as the owner of a friend cannot
+ * be refused for matching someone other than Melanie. Kin are not in it: "Melanie's grandma" and
+ * "Melanie's son" are spoken of by Melanie ("my grandma"), so matches about another speaker's
+ * grandma rightly refuse (LoCoMo dev, category 5: with kin and colleagues in this list, four such
+ * refusals were lost for the one friend question gained).
+ */
+const FRIEND_OF = /^['’]s\s+(?:(?:best|close|good|old|new)\s+)?(?:friends?|buddy|buddies|pals?)(?![\p{L}\p{N}])/iu;
+
+/**
+ * True when every occurrence of `name` in `prompt` is the owner in "<name>'s friend". The subject
+ * boost (aboutNamed) still reads such a prompt as naming `name`; only the refusal skips it.
+ */
+export function namedOnlyAsFriendOwner(prompt: string, name: string): boolean {
+  const found = occurrences(prompt, name);
+  return found.length > 0 && found.every(([, end]) => FRIEND_OF.test(prompt.slice(end)));
+}
+
 /** The persons among the prompt's named terms: those the vault knows as speakers (first names match). */
 export function namedPersons(prompt: string, speakers: ReadonlySet<string>): string[] {
   const known = new Map<string, string>();
@@ -251,10 +273,11 @@ function subjectReading(
   prompt: string,
   candidates: readonly ScoredCandidate[],
   judgment: Pick<TermCoverage, 'terms'>,
+  friendOwners: 'count' | 'skip',
 ): SubjectReading | null {
   // A chat export's turns carry roles, not names: "What did the Assistant suggest?" names nobody.
   const speakers = new Set(candidates.flatMap((c) => c.record.speakers ?? []).filter((s) => !ROLES.has(s.toLowerCase())));
-  const named = namedPersons(prompt, speakers);
+  const named = namedPersons(prompt, speakers).filter((p) => friendOwners === 'count' || !namedOnlyAsFriendOwner(prompt, p));
   if (named.length === 0) return null;
   const nameTerms = new Set(named.flatMap((n) => analyze(n)));
   const content = judgment.terms.map((t, i) => ({ ...t, i })).filter((t) => !nameTerms.has(t.term));
@@ -278,7 +301,7 @@ export function aboutNamed(
   candidates: readonly ScoredCandidate[],
   judgment: Pick<TermCoverage, 'terms'>,
 ): Set<string> | null {
-  const reading = subjectReading(prompt, candidates, judgment);
+  const reading = subjectReading(prompt, candidates, judgment, 'count');
   if (!reading) return null;
   const out = new Set<string>();
   for (const c of candidates)
@@ -292,7 +315,7 @@ export function checkSubject(
   judgment: Pick<TermCoverage, 'terms'>,
   options: SubjectCheckOptions = DEFAULT_SUBJECT_CHECK,
 ): SubjectCheck | null {
-  const reading = subjectReading(prompt, candidates, judgment);
+  const reading = subjectReading(prompt, candidates, judgment, 'skip');
   if (!reading) return null;
   const { named, content, total, ctx } = reading;
   const share = (c: ScoredCandidate) => {

@@ -48,15 +48,22 @@ const FRAMES: readonly RegExp[] = [
   /^(?:what|which) (?:was|were|is|are|do|does|did)\s+/iu,
   // The same frames contracted ("What's the weather in Paris?"): the index folds "what's" to the term "what".
   /^(?:what|who|where|when|how)['’]s\s+/iu,
+  // A question of count ("How many turtles...", "How much did..."): the quantifier is the answer's
+  // form, not its subject, and matched "so many days" as if it were. "How long" and "how often" are
+  // not frames: answers say "a long time", "often" (services/recall/README.md, "Question frames").
+  /^how (?:many|much)(?: times)?\s+(?:(?:do|does|did|can|could|should|would|is|are|was|were|has|have|had)\s+(?:(?:i|we)\s+)?(?=\S))?/iu,
   /^(?:how|why|when|where|who) (?:do|does|did|can|could|should|would|is|are|was|were)\s+(?:i|we)\s+(?=\S)/iu,
   /^(?:how|why|when|where|who) (?:do|does|did|can|could|should|would|is|are|was|were)\s+/iu,
+  // A request to describe ("What attributes describe John?", "How would you describe X?") frames X.
+  /^(?:(?:what|which) (?:[\p{L}-]+\s+){0,2}(?:best\s+)?describes?|(?:(?:how (?:would|do|did|could) )?(?:you|i|we) )?describe)\s+(?=\S)/iu,
   /^(?:i (?:want|need|would like) to (?:know|understand|find|see)|i'm (?:looking for|trying to (?:find|understand)))\s*(?:about|out|more about|what|how)?\s*/iu,
   /^(?:anything|everything|something) (?:about|on|regarding)\s+/iu,
   /^(?:i|we|you) (?:said|say|discussed|decided|talked|thought|wrote|agreed|noted|concluded)\s*(?:about|on|regarding|over)?\s*/iu,
   /^(?:the|my|our)\s+(?=\S)/iu,
 ];
 
-const TRAILING = /\s*(?:again|before|earlier|previously|so far|in the past)?\s*[?.!]*\s*$/iu;
+// "...both have in common?" asks what the things named share: they are the subject.
+const TRAILING = /\s*(?:again|before|earlier|previously|so far|in the past|(?:both\s+)?(?:have|has|had)\s+in\s+common)?\s*[?.!]*\s*$/iu;
 
 /** The question without its frame: "What did I decide about the garden path?" -> "garden path". */
 export function unframe(prompt: string): string {
