@@ -36,6 +36,36 @@ describe('recall', () => {
     expect(order.slice(0, 2).sort()).toEqual(['c1', 'n1']);
   });
 
+  it('spares a lexical match under the floor for a LOCAL prompt, never for a GLOBAL one', async () => {
+    const deps = await recordsIndex(records);
+    const prompt = 'garden path lights';
+    const similarity = async () => {
+      const open = await recall({ prompt, intentClass: 'factual' }, { ...deps, now: NOW }, { floor: -1 });
+      if (!open.ok) throw new Error(open.error.message);
+      return new Map(open.value.items.map((c) => [c.record.id, c.signals.vectorSimilarity ?? 0]));
+    };
+    const sims = await similarity();
+    // A floor between the two garden memories: the one with the lower cosine falls under it (both hold
+    // every word of the prompt), the other keeps the prompt answerable.
+    const [low, high] = ['n1', 'c1'].sort((a, b) => sims.get(a)! - sims.get(b)!) as [string, string];
+    expect(sims.get(high)!).toBeGreaterThan(sims.get(low)!);
+    const floor = (sims.get(high)! + sims.get(low)!) / 2;
+    const ask = async (intentClass: 'factual' | 'conceptual') => {
+      const r = await recall({ prompt, intentClass }, { ...deps, now: NOW }, { floor });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    };
+    const local = await ask('factual');
+    expect(local.intentClass?.mode).toBe('LOCAL');
+    expect(local.items.map((c) => c.record.id)).toContain(low);
+    expect(local.floor).toMatchObject({ value: floor, spared: 1 });
+    const global = await ask('conceptual');
+    expect(global.intentClass?.mode).toBe('GLOBAL');
+    expect(global.items.map((c) => c.record.id)).not.toContain(low);
+    expect(global.dropped.find((d) => d.candidate.record.id === low)).toMatchObject({ stage: 'floor' });
+    expect(global.floor?.spared).toBeUndefined();
+  });
+
   it('judges against the intent the person edited', async () => {
     const deps = await recordsIndex(records);
     const llm = scriptedLlm([JSON.stringify({ verdicts: [{ ref: 'm1', keep: true, reason: 'lighting' }] })]);

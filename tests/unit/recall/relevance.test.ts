@@ -81,6 +81,55 @@ describe('relevance stage', () => {
     expect(trimmed.status).toMatchObject({ ran: true, dropped: trimmed.dropped.length });
   });
 
+  it('spares what the floor dropped that BM25 found and the prompt holds, once the prompt is answerable', async () => {
+    const { judgment } = judge('Which database did we pick for the irrigation schedules?');
+    // irrigation-1 (the answer) and trip-2 (none of the prompt's words) fall under the floor;
+    // irrigation-2 keeps the prompt answerable.
+    const build = (answerFoundBy: 'bm25' | 'vector') =>
+      VAULT.map(([id, text], i) =>
+        scored({ id, text }, 1 / (i + 1), {
+          vectorSimilarity: id === 'irrigation-1' || id === 'trip-2' ? 0.01 : 0.5,
+          bm25Rank: id === 'irrigation-1' && answerFoundBy === 'vector' ? null : i + 1,
+        }),
+      );
+    const relevance = { judgment, options: { refuseBelow: 0.05, keepRatio: 0.2 } };
+    const floor = { value: 0.05, embedderId: 'test', derivation: 'test' };
+    const ask = (answerFoundBy: 'bm25' | 'vector', floorSpareRatio: number | null) =>
+      runFunnel(build(answerFoundBy), 'intent', { enabled: true, floor, relevance, floorSpareRatio });
+    const itemsOf = async (out: ReturnType<typeof ask>) => (await out).items.map((c) => c.record.id);
+    const floored = async (out: ReturnType<typeof ask>) =>
+      (await out).dropped.filter((d) => d.stage === 'floor').map((d) => d.candidate.record.id);
+
+    const spared = ask('bm25', 0.5);
+    expect((await spared).holdsNothing).toBeNull();
+    expect((await spared).floor).toMatchObject({ value: 0.05, spared: 1 });
+    expect(await itemsOf(spared)).toContain('irrigation-1');
+    // A lexical hit that holds under the ratio of the best coverage stays dropped (trip-2: none).
+    expect(await floored(spared)).toEqual(['trip-2']);
+    // So does a vector-only hit, and everything with the rule off.
+    expect(await itemsOf(ask('vector', 0.5))).not.toContain('irrigation-1');
+    expect(await itemsOf(ask('bm25', null))).not.toContain('irrigation-1');
+    expect(await floored(ask('bm25', null))).toEqual(['irrigation-1', 'trip-2']);
+  });
+
+  it('refuses on the floored set alone: a lexical match the floor dropped does not make an off-topic prompt answerable', async () => {
+    const prompt = 'Which database did we pick for the irrigation schedules?';
+    const { judgment } = judge(prompt);
+    // Every irrigation memory falls under the floor: what is left holds too little of the prompt.
+    const candidates = VAULT.map(([id, text], i) =>
+      scored({ id, text }, 1 / (i + 1), { vectorSimilarity: id.startsWith('irrigation') ? 0.01 : 0.5, bm25Rank: i + 1 }),
+    );
+    const at = { value: 0.05, embedderId: 'test', derivation: 'test' };
+    const out = await runFunnel(candidates, 'intent', {
+      enabled: true,
+      floor: at,
+      relevance: { judgment, options: { refuseBelow: 0.2, keepRatio: 0.2 } },
+      floorSpareRatio: 0.2,
+    });
+    expect(out.items).toEqual([]);
+    expect(out.holdsNothing).toMatchObject({ emptyAt: 'relevance' });
+  });
+
   it('keeps a candidate it could not judge, and does nothing without a judgment', () => {
     const { judgment, candidates } = judge('Which database did we pick for the irrigation schedules?');
     const stranger = scored({ id: 'not-in-bm25', text: 'anything' });

@@ -1,6 +1,7 @@
 /**
  * The selection funnel (DESIGN read path 4), in order: retrieve wider (width) -> similarity floor ->
- * model-free relevance (term coverage) and refusal with evidence (subject check) -> fit-gate ->
+ * model-free relevance (term coverage) and refusal with evidence (subject check) -> what the floor
+ * dropped that BM25 found and the prompt's words hold, spared once the prompt is answerable -> fit-gate ->
  * reranker behind its attention gate (rerank.ts) -> provenance rank (gate-first) ->
  * provenance-preserving dedup -> token-cap backstop.
  * Every dropped candidate carries its stage and reason. If nothing survives, the outcome says the
@@ -75,6 +76,11 @@ export interface FunnelOptions {
   relevance?: { judgment: TermCoverage; options: RelevanceOptions } | null;
   /** Refusal with evidence (subject-check.ts): the prompt and the check's settings; null skips it. */
   subject?: { prompt: string; options: SubjectCheckOptions } | null;
+  /**
+   * Once the prompt is answerable, what the floor dropped that BM25 found and that holds this share
+   * of the best coverage is kept (spareLexical); null spares nothing. Default FLOOR_SPARE_RATIO.
+   */
+  floorSpareRatio?: number | null;
   gate?: FitGateOptions;
   /** The second stage (cross-encoder) over the gate's survivors, before provenance rank. */
   rerank?: RerankOptions;
@@ -178,7 +184,14 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
     };
   }
 
-  const gated = await fitGate(intent, judged.kept, options.gate ?? {});
+  const spareRatio = options.floorSpareRatio === undefined ? FLOOR_SPARE_RATIO : options.floorSpareRatio;
+  const spared = spareRatio === null ? [] : spareLexical(floored.dropped, judged.status, options.relevance ?? null, spareRatio);
+  const spareIds = new Set(spared.map((c) => c.record.id));
+  const inOrder = spared.length === 0 ? judged.kept : inFusedOrder(fused, [...judged.kept, ...spared]);
+  if (spared.length > 0)
+    dropped.splice(0, dropped.length, ...dropped.filter((d) => d.stage !== 'floor' || !spareIds.has(d.candidate.record.id)));
+
+  const gated = await fitGate(intent, inOrder, options.gate ?? {});
   dropped.push(...gated.dropped);
   const gateMs = gated.status.ran ? gated.status.ms : 0;
   if (gated.kept.length === 0) {
@@ -193,6 +206,7 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
   const rerank = { rerank: reranked.status, rerankMs: reranked.ms };
   return {
     ...relevant,
+    ...(spared.length > 0 ? { floor: { ...options.floor, spared: spared.length } } : {}),
     subject,
     gateMs,
     ...rerank,
@@ -202,6 +216,50 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
     tokenCap: capped.status,
     holdsNothing: null,
   };
+}
+
+/**
+ * What the floor dropped that BM25 found and that holds at least `spareRatio` of the best
+ * candidate's coverage of the prompt is kept. The floor is a noise backstop for the semantic path,
+ * and an answer BM25 found through its neighbours' words shares few of the prompt's own, so its
+ * cosine is low (LoCoMo dev: "How did Nate celebrate winning the international tournament?", found
+ * at fused rank 11 with cosine 0.045, under the floor 0.05). It runs only once the prompt is
+ * answerable: refusals still see the floored set, so none of them moves.
+ *
+ * recall.ts passes null for a GLOBAL prompt (a big picture is answered from whole sessions).
+ *
+ * The ratio, measured on LoCoMo dev through the app path (`eval locomo --modes funnel`, 2026-12-02;
+ * GLOBAL prompts spared nothing; hybrid gives 0.855 at 1,000 tokens; false refusals 0.92 % and
+ * category 5 30.0 % at every column):
+ *   ratio            none    1.0     0.8     0.65    0.5     0.35    0.2 (keepRatio)
+ *   @10              0.767   0.767   0.771   0.770   0.770   0.769   0.769
+ *   1,000 tokens     0.843   0.846   0.850   0.850   0.852   0.852   0.851
+ *   precision        0.052   0.048   0.047   0.046   0.046   0.044   0.043
+ *   mean tokens      1,111   1,128   1,144   1,162   1,191   1,226   1,261
+ * 0.5: the largest ratio (the fewest items added, the most precision kept) that gives the most
+ * recall at 1,000 tokens. Sparing for GLOBAL prompts too picks 0.5 by the same rule (0.856 there) but
+ * lowers `eval global`'s share of package items from the prompt's chat from 57.0 % to 54.1 %
+ * (services/recall/README.md, "The floor spares lexical matches").
+ */
+export const FLOOR_SPARE_RATIO = 0.5;
+
+function spareLexical(
+  floorDrops: readonly DroppedCandidate[],
+  status: RelevanceStatus | null,
+  relevance: { judgment: TermCoverage; options: RelevanceOptions } | null,
+  spareRatio: number,
+): ScoredCandidate[] {
+  if (!relevance || !status) return [];
+  const least = Math.max(relevance.options.keepRatio, spareRatio) * status.best;
+  return floorDrops
+    .map((d) => d.candidate)
+    .filter((c) => c.signals.bm25Rank !== null && (relevance.judgment.coverage.get(c.record.id) ?? -1) >= least);
+}
+
+/** `candidates` in the order of `fused`. */
+function inFusedOrder(fused: readonly ScoredCandidate[], candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
+  const at = new Map(fused.map((c, i) => [c.record.id, i]));
+  return [...candidates].sort((a, b) => (at.get(a.record.id) ?? 0) - (at.get(b.record.id) ?? 0));
 }
 
 function subjectReason(subject: SubjectCheck): string {

@@ -444,6 +444,9 @@ export async function recall(input: RecallInput, deps: RecallDeps, options: Reca
       ...funnel,
       relevance: judgment && options.relevance !== false ? { judgment, options: { ...DEFAULT_RELEVANCE, ...options.relevance } } : null,
       subject: options.subject === false ? null : { prompt, options: { ...DEFAULT_SUBJECT_CHECK, ...options.subject } },
+      // A big-picture prompt is answered from whole sessions (session focus, structural units), not
+      // from single turns the floor dropped: the floor spares nothing for it (funnel.ts, FLOOR_SPARE_RATIO).
+      ...(intentClass?.mode === 'GLOBAL' ? { floorSpareRatio: null } : {}),
       // The router's class (the person's choice when they made one) picks the reranker's blend.
       rerank: { ...funnel.rerank, intentClass: intentClass?.intent ?? null },
     });

@@ -62,6 +62,8 @@ export function floorFor(embedder: Pick<Embedder, 'id' | 'kind'>, override?: num
 /**
  * Drops candidates whose best cosine to any variant is below the floor. A candidate without a vector
  * (not embedded yet) cannot be judged and is kept: the floor removes noise, it never hides content.
+ * Once the prompt is answerable the funnel keeps some drops after all: those BM25 found that hold
+ * the prompt's words (funnel.ts, FLOOR_SPARE_RATIO).
  */
 export function applyFloor(
   candidates: readonly ScoredCandidate[],

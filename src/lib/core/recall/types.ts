@@ -123,6 +123,11 @@ export interface FloorStatus {
   embedderId: string;
   /** Where the value comes from (calibration table entry or an explicit override). */
   derivation: string;
+  /**
+   * How many candidates under the floor were kept after all, because BM25 found them and they hold
+   * the prompt's words (funnel.ts, FLOOR_SPARE_RATIO); absent when none was.
+   */
+  spared?: number;
 }
 
 export interface TokenCapStatus {
