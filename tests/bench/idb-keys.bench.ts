@@ -14,7 +14,15 @@
  *   (a layout of several messages per row; a conversation cut by a transaction's edge is two
  *   rows), keyed by the conversation, no index;
  * - `blocks_message_index`: the same blocks with a multi-entry index of their message ids (what a
- *   lookup by message id would need in that layout).
+ *   lookup by message id would need in that layout; the vault's `messageBlocks` since schema 11);
+ *   The message ids of the two block layouts above increase (`msg_<n>`), so their index is
+ *   written in order; the vault's are hashes, as in the three below;
+ * - `blocks_random_ids`: `blocks_message_index` with hashed message ids (as the vault writes
+ *   `messageBlocks` since schema 11: random block keys, a random place in the index per message);
+ * - `blocks_random_ids_sequential`: the same, the blocks keyed by an increasing number (a block's
+ *   key is device-local, so the vault could write them in write order);
+ * - `blocks_random_ids_json`: `blocks_random_ids` with the block's messages as one JSON string
+ *   (one string for the page's structured clone instead of 40 objects).
  *
  * Each layout runs in a fresh on-disk Chromium profile (one origin's databases share one LevelDB, so a
  * layout measured after another would inherit its files). Figures:
@@ -41,6 +49,9 @@ const ALL_LAYOUTS = [
   'random_no_index',
   'blocks',
   'blocks_message_index',
+  'blocks_random_ids',
+  'blocks_random_ids_sequential',
+  'blocks_random_ids_json',
 ] as const;
 type Layout = (typeof ALL_LAYOUTS)[number];
 const isLayout = (name: string): name is Layout => (ALL_LAYOUTS as readonly string[]).includes(name);
@@ -73,7 +84,7 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
     open.onupgradeneeded = () => {
       const store = open.result.createObjectStore('messages', { keyPath: 'id' });
       if (layout === 'random_no_index' || layout === 'blocks') return;
-      if (layout === 'blocks_message_index') {
+      if (layout === 'blocks_message_index' || layout.startsWith('blocks_random_ids')) {
         store.createIndex('messageIds', 'messageIds', { multiEntry: true });
         return;
       }
@@ -117,7 +128,8 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
   let stepStarted = started;
   let conversation = '';
   let makeMs = 0;
-  const blocks = layout === 'blocks' || layout === 'blocks_message_index';
+  const blocks = layout.startsWith('blocks');
+  let blockSeq = 0;
   for (let n = 0; n < rows; n += batch) {
     const made = performance.now();
     const batchRows: Record<string, unknown>[] = [];
@@ -125,7 +137,10 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
       if (i % perConversation === 0) conversation = `conv_${hex()}`;
       const own = hex();
       const id =
-        layout === 'random' || layout === 'random_conversation_index' || layout === 'random_no_index'
+        layout === 'random' ||
+        layout === 'random_conversation_index' ||
+        layout === 'random_no_index' ||
+        layout.startsWith('blocks_random_ids')
           ? `msg_${own}`
           : layout === 'by_conversation'
             ? `${conversation}/${own}`
@@ -151,8 +166,18 @@ async function writeRows([layout, rows, step, batch, perConversation]: [Layout, 
         list.push(row);
         byConversation.set(row.conversationId, list);
       }
-      for (const [id, messages] of byConversation)
-        written.push({ id: `${String(id)}/${String(messages[0]!.ordinal)}`, messageIds: messages.map((m) => m.id), messages });
+      for (const [id, messages] of byConversation) {
+        const key =
+          layout === 'blocks_random_ids_sequential'
+            ? `blk_${String(blockSeq++).padStart(10, '0')}`
+            : `${String(id)}/${String(messages[0]!.ordinal)}`;
+        const messageIds = messages.map((m) => m.id);
+        written.push(
+          layout === 'blocks_random_ids_json'
+            ? { id: key, messageIds, messagesJson: JSON.stringify(messages) }
+            : { id: key, messageIds, messages },
+        );
+      }
     } else written.push(...batchRows);
     makeMs += performance.now() - made;
     await new Promise<void>((resolve, reject) => {

@@ -52,6 +52,16 @@ const rows = (): MessageRecord[] => [
 ];
 
 describe('messages-store', () => {
+  it("keys blocks in the order they are written, uniquely, whatever their messages' ids", async () => {
+    const vault = await vaultWith([message({ id: 'z0', conversationId: 'z', ordinal: 0 })]);
+    // Later writes, in the same millisecond or not, with ids that sort before the first one's.
+    for (const id of ['m0', 'a0', 'b0'])
+      await runTx(vault.db, 'rw', messageTables(vault.db), () => addMessages(vault.db, [message({ id, conversationId: id, ordinal: 0 })]));
+    const blocks = await vault.db.messageBlocks.toArray(); // in key order
+    expect(blocks.map((b) => b.messageIds[0])).toEqual(['z0', 'm0', 'a0', 'b0']);
+    expect(new Set(blocks.map((b) => b.id)).size).toBe(4);
+  });
+
   it("reads a conversation's messages in ordinal order, branches and staged ones included, and no other conversation's", async () => {
     const vault = await vaultWith(rows());
     expect((await conversationMessages(vault.db, 'a')).map((m) => m.id)).toEqual(['a0', 'a1', 'a2']);
