@@ -14,11 +14,11 @@
  *   (a layout of several messages per row; a conversation cut by a transaction's edge is two
  *   rows), keyed by the conversation, no index;
  * - `blocks_message_index`: the same blocks with a multi-entry index of their message ids (what a
- *   lookup by message id would need in that layout; the vault's `messageBlocks` since schema 11);
- *   The message ids of the two block layouts above increase (`msg_<n>`), so their index is
- *   written in order; the vault's are hashes, as in the three below;
- * - `blocks_random_ids`: `blocks_message_index` with hashed message ids (as the vault writes
- *   `messageBlocks` since schema 11: random block keys, a random place in the index per message);
+ *   lookup by message id would need in that layout: the vault's `messageBlocks` since schema 11).
+ *   The message ids of these two block layouts increase (`msg_<n>`), so their index is written
+ *   in order; the vault's are hashes, as in the three layouts below;
+ * - `blocks_random_ids`: `blocks_message_index` with hashed message ids (as schema 11 first wrote
+ *   `messageBlocks`: random block keys, a random place in the index per message);
  * - `blocks_random_ids_sequential`: the same, the blocks keyed by an increasing number (a block's
  *   key is device-local, so the vault could write them in write order);
  * - `blocks_random_ids_json`: `blocks_random_ids` with the block's messages as one JSON string

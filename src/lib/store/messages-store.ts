@@ -224,8 +224,8 @@ let blockTime = 0;
  * messages in blocks of 40 under the message-id index took 34.7 s keyed in order against 39.8 s
  * keyed by a hash (medians of four runs in two invocations; `store.idb_keys`, layouts
  * `blocks_random_ids_sequential` and `blocks_random_ids`, 2026-12-02; README, "Block keys in write
- * order"). Nothing reads meaning from a block's key: blocks
- * are found by conversation or by message id, and scans page by key.
+ * order"). Nothing reads meaning from a block's key: blocks are found by conversation or by
+ * message id, and scans page by key.
  */
 function blockKey(firstMessageId: string): string {
   // Never behind the last key's time, should the clock step back.
