@@ -146,7 +146,7 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
   const tokensOf = tokenSizer(options.countTokens ?? defaultCounter);
   const maxWidth = Math.max(options.maxWidth ?? MAX_WIDTH, options.width ?? DEFAULT_FUNNEL_WIDTH);
   const width = funnelWidth(fused, options.width ?? DEFAULT_FUNNEL_WIDTH, options.minWidthTokens ?? MIN_WIDTH_TOKENS, maxWidth, tokensOf);
-  const dropped: DroppedCandidate[] = fused
+  let dropped: DroppedCandidate[] = fused
     .slice(width)
     .map((candidate, i) => ({ candidate, stage: 'width', reason: `fused rank ${width + i + 1} is beyond the funnel width ${width}` }));
   const base = { floor: options.floor, tokenCap: null, gateMs: 0, relevance: null, subject: null, rerank: RERANK_SKIPPED, rerankMs: 0 };
@@ -186,10 +186,12 @@ export async function runFunnel(fused: readonly ScoredCandidate[], intent: strin
 
   const spareRatio = options.floorSpareRatio === undefined ? FLOOR_SPARE_RATIO : options.floorSpareRatio;
   const spared = spareRatio === null ? [] : spareLexical(floored.dropped, judged.status, options.relevance ?? null, spareRatio);
-  const spareIds = new Set(spared.map((c) => c.record.id));
   const inOrder = spared.length === 0 ? judged.kept : inFusedOrder(fused, [...judged.kept, ...spared]);
-  if (spared.length > 0)
-    dropped.splice(0, dropped.length, ...dropped.filter((d) => d.stage !== 'floor' || !spareIds.has(d.candidate.record.id)));
+  if (spared.length > 0) {
+    // A spared candidate is no longer a floor drop (it was one of floored.dropped, listed once).
+    const spareIds = new Set(spared.map((c) => c.record.id));
+    dropped = dropped.filter((d) => !spareIds.has(d.candidate.record.id));
+  }
 
   const gated = await fitGate(intent, inOrder, options.gate ?? {});
   dropped.push(...gated.dropped);
