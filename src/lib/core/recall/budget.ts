@@ -22,7 +22,7 @@ import {
   type PackageFormat,
 } from './package-format';
 import type { CandidateRecord } from './ports';
-import { countTokens as defaultCounter, type TokenCounter } from '../text/token-count';
+import { countTokensRemembered as defaultCounter, type TokenCounter } from '../text/token-count';
 import { utf8Length } from '../text/utf8';
 
 /** What happens to a line the read-time sanitizer flags as possible prompt injection. */

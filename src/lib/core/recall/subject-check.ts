@@ -80,14 +80,45 @@ function nameIn(person: string): RegExp {
 const ASCII = /^[\p{ASCII}]*$/u;
 const LONG_S = 'ſ';
 
+/** A person's name as the checks compare it, made once per name (kept, as the expressions are). */
+interface PersonName {
+  lower: string;
+  /** The lowered name's first word. */
+  first: string;
+  ascii: boolean;
+}
+const PERSON_NAMES = new Map<string, PersonName>();
+function personName(person: string): PersonName {
+  let name = PERSON_NAMES.get(person);
+  if (!name) {
+    if (PERSON_NAMES.size >= MAX_NAME_PATTERNS) PERSON_NAMES.clear();
+    const lower = person.toLowerCase();
+    name = { lower, first: lower.split(/\s+/u)[0]!, ascii: ASCII.test(person) };
+    PERSON_NAMES.set(person, name);
+  }
+  return name;
+}
+
+/** Whether the text last asked about spells an s as ſ: the names of one text are asked in a row. */
+let longSText = '';
+let longSHeld = false;
+function holdsLongS(text: string): boolean {
+  if (text !== longSText) {
+    longSText = text;
+    longSHeld = text.includes(LONG_S);
+  }
+  return longSHeld;
+}
+
 /**
  * False only when `text` cannot hold `person` case-insensitively: for a name in ASCII, a match of
  * the case-insensitive expression is, lowered, the lowered name, unless the text spells an s as ſ.
  * `lowered` is `text.toLowerCase()` when the caller has it. Anything else is left to the expression.
  */
 function mayHold(text: string, person: string, lowered?: string): boolean {
-  if (!ASCII.test(person) || text.includes(LONG_S)) return true;
-  return (lowered ?? text.toLowerCase()).includes(person.toLowerCase());
+  const name = personName(person);
+  if (!name.ascii || (lowered ?? text.toLowerCase()).includes(name.lower)) return true;
+  return holdsLongS(text);
 }
 
 /** The start and end of each whole-word occurrence of `person` in `text`, case-insensitive. */
@@ -125,6 +156,42 @@ export function statements(text: string): string {
     .join(' ');
 }
 
+/** A memory's statements, each with its index terms (the statement-by-statement reading of memorySubjects). */
+interface StatementTerms {
+  said: string[];
+  terms: string[][];
+}
+
+/**
+ * Kept by text: the candidates of one ask are read twice (the subject boost, then the check), and an
+ * ask's memories are mostly the last asks' (the token counter keeps package lines for the same reason).
+ */
+const STATEMENT_TERMS = new Map<string, StatementTerms>();
+const HELD_TERMS = new Map<string, Set<string>>();
+const MAX_KEPT_TEXTS = 1024;
+
+function kept<T>(cache: Map<string, T>, text: string, make: (text: string) => T): T {
+  let value = cache.get(text);
+  if (value === undefined) {
+    value = make(text);
+    if (cache.size >= MAX_KEPT_TEXTS) cache.clear();
+    cache.set(text, value);
+  }
+  return value;
+}
+
+function statementTerms(text: string): StatementTerms {
+  return kept(STATEMENT_TERMS, text, (t) => {
+    const said = sentencesOf(statements(t));
+    return { said, terms: said.map((s) => analyze(s)) };
+  });
+}
+
+/** The index terms of a memory's statements (checkSubject's share of the prompt's other words). */
+function statementTermSet(text: string): Set<string> {
+  return kept(HELD_TERMS, text, (t) => new Set(analyze(statements(t))));
+}
+
 function sentencesOf(text: string): string[] {
   return (text.match(/[^.!?\n]+(?:[.!?]+|\n|$)/gu) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 }
@@ -139,9 +206,9 @@ const SECOND_PERSON = /(?<![\p{L}\p{N}'’])(?:you|you['’](?:re|ve|ll|d)|your|
 const EMPTY_YOU = /\b(?:thank you|you know|see you|mind you)\b/giu;
 
 const samePerson = (a: string, b: string) => {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x === y || x.split(/\s+/u)[0] === y || y.split(/\s+/u)[0] === x;
+  const x = personName(a);
+  const y = personName(b);
+  return x.lower === y.lower || x.first === y.lower || y.first === x.lower;
 };
 
 /**
@@ -205,8 +272,9 @@ interface AboutContext {
  */
 function memorySubjects(candidate: ScoredCandidate, ctx: AboutContext): string[] {
   const speakers = candidate.record.speakers ?? [];
-  const said = speakers.length === 1 ? sentencesOf(statements(candidate.record.text)) : [];
-  const matched = said.filter((s) => analyze(s).some((t) => ctx.content.has(t)));
+  const read = speakers.length === 1 ? statementTerms(candidate.record.text) : null;
+  const said = read?.said ?? [];
+  const matched = said.filter((_, i) => read!.terms[i]!.some((t) => ctx.content.has(t)));
   if (speakers.length === 1 && matched.length > 0) {
     const speaker = speakers[0]!;
     const addressee = addresseeOf(candidate, speaker, ctx.persons, ctx.talkers);
@@ -319,7 +387,7 @@ export function checkSubject(
   if (!reading) return null;
   const { named, content, total, ctx } = reading;
   const share = (c: ScoredCandidate) => {
-    const own = new Set(analyze(statements(c.record.text)));
+    const own = statementTermSet(c.record.text);
     return content.filter((t) => own.has(t.near ?? t.term)).reduce((sum, t) => sum + t.idf, 0) / total;
   };
   const window = candidates.slice(0, options.window).map((c) => ({ c, share: share(c) }));
