@@ -86,6 +86,9 @@ describe('countTokensRemembered', () => {
         const whole = countTokens(t);
         expect(tokenSafeLines(t).join('')).toBe(t);
         expect(tokenSafeLines(t).reduce((sum, line) => sum + countTokens(line), 0)).toBe(whole);
+        const atDelimiters = tokenSafeLines(t, (code) => code === 60);
+        expect(atDelimiters.join('')).toBe(t);
+        expect(atDelimiters.reduce((sum, piece) => sum + countTokens(piece), 0)).toBe(whole);
         // Twice: the second count reads the remembered lines.
         expect(countTokensRemembered(t)).toBe(whole);
         expect(countTokensRemembered(t)).toBe(whole);
@@ -97,5 +100,8 @@ describe('countTokensRemembered', () => {
   it('cuts only where a line opens with something other than white space or a slash', () => {
     expect(tokenSafeLines('a.\nb\n c\n/d\n\ne')).toEqual(['a.\n', 'b\n c\n/d\n\n', 'e']);
     expect(tokenSafeLines('')).toEqual(['']);
+    // A narrower test cuts at fewer line starts, never at one the default refuses.
+    expect(tokenSafeLines('a\n<b\nc\n</d', (code) => code === 60)).toEqual(['a\n', '<b\nc\n', '</d']);
+    expect(tokenSafeLines('a\n c', () => true)).toEqual(['a\n c']);
   });
 });
