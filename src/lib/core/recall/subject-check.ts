@@ -164,7 +164,8 @@ interface StatementTerms {
 
 /**
  * Kept by text: the candidates of one ask are read twice (the subject boost, then the check), and an
- * ask's memories are mostly the last asks' (the token counter keeps package lines for the same reason).
+ * ask's memories are mostly the last asks' (the package's token count keeps its memories' counts for
+ * the same reason: core/text/token-count.ts).
  */
 const STATEMENT_TERMS = new Map<string, StatementTerms>();
 const HELD_TERMS = new Map<string, Set<string>>();
