@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EntityGraph } from '../../../src/lib/core/graph/entity-graph';
 import { linkEntities } from '../../../src/lib/core/graph/entity-linker';
@@ -184,5 +185,90 @@ describe('the graph saved and read back (documents-snapshot.ts)', () => {
     malformed.docs[2] = null;
     expect(() => again.restore(malformed as never)).toThrow(TypeError);
     expect(again.documentCount).toBe(0);
+  });
+});
+
+/**
+ * The walk as it was written over maps (before it ran over typed arrays): the oracle for the
+ * differential test below. It reads the graph only through the public API (`entitiesOf` gives a
+ * document's linked entities in order, `documentsOf` an entity's documents).
+ */
+function mapWalk(
+  g: EntityGraph,
+  docKeys: Map<string, string[]>,
+  seedKeys: string[],
+  k: number,
+  steps: number,
+): { id: string; score: number }[] {
+  const d = 0.85;
+  const linked = (key: string) => g.entity(key) !== null;
+  const seeds = seedKeys.filter(linked);
+  if (seeds.length === 0) return [];
+  const restart = new Map(seeds.map((s) => [s, 1 / seeds.length]));
+  let entityRank = new Map(restart);
+  const docRank = new Map<string, number>();
+  for (let step = 0; step < steps; step++) {
+    docRank.clear();
+    for (const [key, rank] of entityRank) {
+      const docs = g.documentsOf(key);
+      const share = rank / docs.length;
+      for (const doc of docs) docRank.set(doc, (docRank.get(doc) ?? 0) + share);
+    }
+    const next = new Map<string, number>();
+    for (const [key, r] of restart) next.set(key, (1 - d) * r);
+    for (const [doc, rank] of docRank) {
+      const keys = (docKeys.get(doc) ?? []).filter(linked);
+      for (const key of keys) next.set(key, (next.get(key) ?? 0) + (d * rank) / keys.length);
+    }
+    entityRank = next;
+  }
+  return [...docRank]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, k)
+    .map(([id, score]) => ({ id, score }));
+}
+
+describe('the walk over typed arrays', () => {
+  it('gives the scores the walk over maps gives, to the last bit, however the graph changes', () => {
+    const key = fc.constantFrom('ana', 'ben', 'lisbon', 'comet', 'porto', 'vivaldi', 'kyoto', 'rust');
+    const mention = fc.record({ key, kind: fc.constantFrom('person' as const, 'name' as const), opening: fc.boolean() });
+    const doc = fc.record({
+      id: fc.constantFrom(...Array.from({ length: 12 }, (_, i) => `d${i}`)),
+      mentions: fc.array(mention, { maxLength: 5 }),
+    });
+    const change = fc.oneof(doc, fc.record({ remove: fc.constantFrom(...Array.from({ length: 12 }, (_, i) => `d${i}`)) }));
+    fc.assert(
+      fc.property(
+        fc.array(change, { minLength: 1, maxLength: 30 }),
+        fc.array(key, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 0, max: 6 }),
+        (changes, seeds, steps) => {
+          const g = new EntityGraph();
+          const docKeys = new Map<string, string[]>();
+          changes.forEach((c, i) => {
+            if ('remove' in c) {
+              g.remove(c.remove);
+              docKeys.delete(c.remove);
+            } else {
+              const mentions = c.mentions.map((m) => ({ key: m.key, name: m.key, kind: m.kind, ...(m.opening ? { opening: true } : {}) }));
+              g.set(c.id, mentions);
+              docKeys.delete(c.id);
+              if (mentions.length > 0)
+                docKeys.set(
+                  c.id,
+                  mentions.map((m) => m.key),
+                );
+            }
+            // A walk between changes: the arrays must follow every change.
+            if (i % 7 === 3) expect(g.walk(seeds, 20, { steps })).toEqual(mapWalk(g, docKeys, seeds, 20, steps));
+          });
+          expect(g.walk(seeds, 20, { steps })).toEqual(mapWalk(g, docKeys, seeds, 20, steps));
+          // A k small against the documents reached takes the top-k selection instead of a sort.
+          expect(g.walk(seeds, 1, { steps })).toEqual(mapWalk(g, docKeys, seeds, 1, steps));
+          expect(g.walk(seeds, 2, { steps })).toEqual(mapWalk(g, docKeys, seeds, 2, steps));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -24,6 +24,20 @@ export interface GraphSnapshot {
   docs: [docId: string, conversationId: string | null, refs: number[]][];
 }
 
+/** The walk's view of the graph (EntityGraph.walkIndex). */
+interface WalkIndex {
+  /** Linked entities by key, numbered in the graph's order. */
+  entityIndex: Map<string, number>;
+  entityCount: number;
+  /** Entity e's documents are entityDocs[entityDocStart[e] .. entityDocStart[e + 1]). */
+  entityDocStart: Int32Array;
+  entityDocs: Int32Array;
+  docIds: string[];
+  /** Document i's linked entities are docEntities[docEntityStart[i] .. docEntityStart[i + 1]). */
+  docEntityStart: Int32Array;
+  docEntities: Int32Array;
+}
+
 interface EntityNode {
   key: string;
   name: string;
@@ -33,12 +47,38 @@ interface EntityNode {
   confirmed: Set<string>;
 }
 
+/**
+ * The `k` best of `docs`, best first: higher rank, then the smaller id (the order a full sort gives).
+ * A walk from a speaker reaches nearly every document, and sorting them all took most of its time.
+ */
+function topDocuments(docs: readonly number[], rank: Float64Array, ids: readonly string[], k: number): number[] {
+  const before = (a: number, b: number) => rank[a]! > rank[b]! || (rank[a] === rank[b] && ids[a]! < ids[b]!);
+  if (k <= 0) return [];
+  if (k * 4 >= docs.length) return [...docs].sort((a, b) => (before(a, b) ? -1 : 1)).slice(0, k);
+  const best: number[] = [];
+  for (const doc of docs) {
+    if (best.length === k && !before(doc, best[k - 1]!)) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(best[mid]!, doc)) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, doc);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
 export class EntityGraph {
   private readonly entities = new Map<string, EntityNode>();
   private readonly docs = new Map<string, string[]>();
   /** The conversation each document belongs to (absent: a document of its own, e.g. a pasted resource). */
   private readonly conversationOf = new Map<string, string>();
   private p90Cache: number | null = null;
+  /** The walk's arrays, made on the first walk after a change (`walkIndex`). */
+  private walkCache: WalkIndex | null = null;
 
   get documentCount(): number {
     return this.docs.size;
@@ -56,6 +96,7 @@ export class EntityGraph {
     this.docs.clear();
     this.conversationOf.clear();
     this.p90Cache = null;
+    this.walkCache = null;
   }
 
   /** The mentions of one document (of `conversationId`, when it has one), replacing what it had. */
@@ -77,6 +118,7 @@ export class EntityGraph {
     }
     this.docs.set(docId, keys);
     this.p90Cache = null;
+    this.walkCache = null;
   }
 
   /** The documents `include` accepts and the entities they name, in the graph's own order. */
@@ -132,6 +174,7 @@ export class EntityGraph {
       throw error;
     }
     this.p90Cache = null;
+    this.walkCache = null;
   }
 
   remove(docId: string): void {
@@ -146,6 +189,7 @@ export class EntityGraph {
     this.docs.delete(docId);
     this.conversationOf.delete(docId);
     this.p90Cache = null;
+    this.walkCache = null;
   }
 
   /**
@@ -268,27 +312,97 @@ export class EntityGraph {
     if (seeds.length === 0) return [];
     const d = options.damping ?? PPR.damping;
     const steps = options.steps ?? PPR.steps;
-    const restart = new Map(seeds.map((s) => [s, 1 / seeds.length]));
-    let entityRank = new Map(restart);
-    const docRank = new Map<string, number>();
-    for (let step = 0; step < steps; step++) {
-      docRank.clear();
-      for (const [key, rank] of entityRank) {
-        const node = this.entities.get(key)!;
-        const share = rank / node.docs.size;
-        for (const doc of node.docs) docRank.set(doc, (docRank.get(doc) ?? 0) + share);
+    const ix = this.walkIndex();
+    // Ranks live in typed arrays; the order lists keep the order in which a document or an entity
+    // first took rank, and every sum is made in that order, so the scores are the ones a walk over
+    // maps would give, to the last bit (a differential test holds them equal).
+    const start = 1 / seeds.length;
+    const restart = [...new Set(seeds.map((key) => ix.entityIndex.get(key)!))];
+    let entityRank = new Float64Array(ix.entityCount);
+    let entityOrder = restart;
+    for (const e of restart) entityRank[e] = start;
+    const docRank = new Float64Array(ix.docIds.length);
+    const docStamp = new Int32Array(ix.docIds.length);
+    const entityStamp = new Int32Array(ix.entityCount);
+    let docOrder: number[] = [];
+    for (let step = 1; step <= steps; step++) {
+      docOrder = [];
+      for (const e of entityOrder) {
+        const from = ix.entityDocStart[e]!;
+        const to = ix.entityDocStart[e + 1]!;
+        const share = entityRank[e]! / (to - from);
+        for (let j = from; j < to; j++) {
+          const doc = ix.entityDocs[j]!;
+          if (docStamp[doc] !== step) {
+            docStamp[doc] = step;
+            docRank[doc] = 0;
+            docOrder.push(doc);
+          }
+          docRank[doc] = docRank[doc]! + share;
+        }
       }
-      const next = new Map<string, number>();
-      for (const [key, r] of restart) next.set(key, (1 - d) * r);
-      for (const [doc, rank] of docRank) {
-        const keys = (this.docs.get(doc) ?? []).filter((key) => this.linked(this.entities.get(key)!));
-        for (const key of keys) next.set(key, (next.get(key) ?? 0) + (d * rank) / keys.length);
+      const next = new Float64Array(ix.entityCount);
+      const nextOrder: number[] = [];
+      for (const e of restart) {
+        entityStamp[e] = step;
+        next[e] = (1 - d) * start;
+        nextOrder.push(e);
+      }
+      for (const doc of docOrder) {
+        const from = ix.docEntityStart[doc]!;
+        const to = ix.docEntityStart[doc + 1]!;
+        const share = (d * docRank[doc]!) / (to - from);
+        for (let j = from; j < to; j++) {
+          const e = ix.docEntities[j]!;
+          if (entityStamp[e] !== step) {
+            entityStamp[e] = step;
+            nextOrder.push(e);
+          }
+          next[e] = next[e]! + share;
+        }
       }
       entityRank = next;
+      entityOrder = nextOrder;
     }
-    return [...docRank]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, k)
-      .map(([id, score]) => ({ id, score }));
+    return topDocuments(docOrder, docRank, ix.docIds, k).map((doc) => ({ id: ix.docIds[doc]!, score: docRank[doc]! }));
+  }
+
+  /**
+   * The graph as the walk reads it, made once per change: the linked entities' documents and each
+   * document's linked entities (a document that names one twice lists it twice, as its mentions do),
+   * as offsets into flat arrays.
+   */
+  private walkIndex(): WalkIndex {
+    if (this.walkCache) return this.walkCache;
+    const docIds = [...this.docs.keys()];
+    const docIndex = new Map(docIds.map((id, i) => [id, i]));
+    const entityIndex = new Map<string, number>();
+    const entityDocStart: number[] = [0];
+    const entityDocs: number[] = [];
+    for (const node of this.entities.values()) {
+      if (!this.linked(node)) continue;
+      entityIndex.set(node.key, entityIndex.size);
+      for (const doc of node.docs) entityDocs.push(docIndex.get(doc)!);
+      entityDocStart.push(entityDocs.length);
+    }
+    const docEntityStart: number[] = [0];
+    const docEntities: number[] = [];
+    for (const keys of this.docs.values()) {
+      for (const key of keys) {
+        const e = entityIndex.get(key);
+        if (e !== undefined) docEntities.push(e);
+      }
+      docEntityStart.push(docEntities.length);
+    }
+    this.walkCache = {
+      entityIndex,
+      entityCount: entityIndex.size,
+      entityDocStart: Int32Array.from(entityDocStart),
+      entityDocs: Int32Array.from(entityDocs),
+      docIds,
+      docEntityStart: Int32Array.from(docEntityStart),
+      docEntities: Int32Array.from(docEntities),
+    };
+    return this.walkCache;
   }
 }
